@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh KIND: prepare the tree, write the config and build bzImage and
+# modules of one kernel kind, incrementally.  The full make output goes to
+# build/KIND/build.log; the console gets a progress line every 30 seconds.
+. "$(dirname "$0")/common.sh"
+WB_PHASE=build
+kind=${1:-ours}
+"$WB/prepare.sh" "$kind"
+"$WB/kconfig.sh" "$kind"
+src=$(kind_src "$kind")
+obj=$(kind_obj "$kind")
+log=$BUILD/$kind/build.log
+
+say "$kind: make -j$JOBS bzImage modules (log: ${log#"$TOP"/})"
+start=$(date +%s)
+: > "$log"
+(
+	while sleep 30; do
+		n=$(grep -cE '^  (CC|AS|LD|AR)' "$log" || true)
+		last=$(grep -E '^  (CC|LD|AS)' "$log" | tail -n 1 | awk '{print $2}' || true)
+		say "$kind: $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s, $n steps, at ${last:-...}"
+	done
+) &
+ticker=$!
+trap 'kill $ticker 2>/dev/null || true' EXIT
+# ccache, where installed, makes a rebuild of either kind cheap: with
+# CCACHE_BASEDIR the two trees look alike (obj/../src) to it.
+cc=()
+if command -v ccache >/dev/null && [ "${WB_CCACHE:-1}" = 1 ]; then
+	export CCACHE_BASEDIR=$BUILD
+	cc=(CC="ccache gcc")
+fi
+rc=0
+make -C "$src" O="$obj" ARCH=x86_64 "${cc[@]}" -j"$JOBS" bzImage modules >> "$log" 2>&1 || rc=$?
+kill $ticker 2>/dev/null || true
+if [ $rc != 0 ]; then
+	grep -E 'error|Error' "$log" | head -n 40 >&2
+	die "$kind: build failed (full log: $log)"
+fi
+warn=$(grep -c ': warning:' "$log" || true)
+say "$kind: built $(kind_release "$kind") in $(($(date +%s) - start))s, $warn compiler warnings"
+[ "$warn" = 0 ] || grep ': warning:' "$log" | sort -u | head -n 20

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the workbench needs, only those missing.
+. "$(dirname "$0")/common.sh"
+WB_PHASE=deps
+
+pkgs="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc bison
+flex libelf-dev libssl-dev cpio kmod rsync xz-utils python3 git patch
+libc6-dev perl ccache binutils"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	say "all packages present"
+	exit 0
+fi
+say "installing:$missing"
+[ "$(id -u)" = 0 ] || die "need root to install:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || say "apt-get update failed; trying the cached lists"
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null
+say "installed"

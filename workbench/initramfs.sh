@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# initramfs.sh KIND: build the guest image of a built kernel kind.
+#
+# Contents: busybox-static (with /bin/sh a real file, not a link, so that
+# /proc/PID/maps names a shell the way it does on a normal system), the
+# kernel's modules with modules.dep (so modprobe finds them by the names the
+# tests use), upstream's ftracetest from the kind's tree (ours has our test.d
+# cases laid over it), the workbench jobs, the wb-demo program and the
+# wb_ops_demo module.
+. "$(dirname "$0")/common.sh"
+WB_PHASE=initramfs
+kind=${1:-ours}
+src=$(kind_src "$kind")
+obj=$(kind_obj "$kind")
+guest=$(kind_guest "$kind")
+root=$guest/root
+release=$(kind_release "$kind")
+[ -f "$obj/arch/x86/boot/bzImage" ] || die "$kind is not built"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,opt,wb/share,wb/modules,lib/modules}
+
+# busybox and its applets
+bb=/bin/busybox
+[ -x "$bb" ] || die "busybox-static is not installed"
+cp "$bb" "$root/bin/busybox"
+"$bb" --list-full | while read -r app; do
+	[ -e "$root/$app" ] || ln -s /bin/busybox "$root/$app"
+done
+rm -f "$root/bin/sh"
+cp "$bb" "$root/bin/sh"
+cat > "$root/etc/passwd" <<'PW'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+PW
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+echo wb-guest > "$root/etc/hostname"
+: > "$root/etc/fstab"
+ln -s /proc/mounts "$root/etc/mtab"
+
+# modules, installed the way modprobe expects them
+make -s -C "$src" O="$obj" ARCH=x86_64 INSTALL_MOD_PATH="$root" \
+	INSTALL_MOD_STRIP=1 modules_install > "$guest/modules_install.log" 2>&1 ||
+	{ cat "$guest/modules_install.log"; die "modules_install failed"; }
+rm -f "$root/lib/modules/$release/build" "$root/lib/modules/$release/source"
+
+# the demo module, built out of tree against this kind
+rm -rf "$guest/mod"
+cp -r "$WB/guest/mod" "$guest/mod"
+make -s -C "$src" O="$obj" ARCH=x86_64 M="$guest/mod" modules \
+	> "$guest/mod.log" 2>&1 || { cat "$guest/mod.log"; die "demo module build failed"; }
+cp "$guest/mod/"*.ko "$root/wb/modules/"
+
+# the demo program and the file offsets of its functions
+gcc -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
+python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
+
+# ftracetest, from the kind's tree
+cp -r "$src/tools/testing/selftests/ftrace" "$root/opt/ftracetest"
+
+# init and jobs
+cp "$WB/guest/init" "$root/init"
+cp -r "$WB/guest/jobs" "$root/wb/jobs"
+chmod +x "$root/init" "$root/wb/jobs/"*.sh
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -1 > "$guest/initramfs.cpio.gz"
+say "$kind: $(du -h "$guest/initramfs.cpio.gz" | cut -f1) image for $release"

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""results.py: turn the logs of a test run into per-case results, compare
+them with the committed baseline and print the verdict.
+
+Sources, all from build/KIND/runs/test/:
+  console.log  KUnit's KTAP (suites built into the kernel run at boot), the
+               boot-time tracer selftests, and anything bad the kernel said
+               (oops, WARN, BUG, lockdep, RCU stall, soft lockup, hung task)
+  results.log  ftracetest's KTAP from the guest job
+
+Case names: "kunit: SUITE.CASE", "boot: WHAT", "ftracetest: DESCRIPTION"
+(instance runs carry "(instance)").  Status: PASS, FAIL, SKIP, XFAIL,
+UNRESOLVED.  The per-case list goes to results.txt beside the logs.
+
+Verdict: a case failing on ours that passes on the baseline, or that the
+baseline does not have (a new test), is a failure; one that fails on both
+is listed as known and counted as skipped.  A baseline PASS that ours does
+not report at all is a regression too.  Exit 1 on any failure or a bad
+console, else 0.
+"""
+import argparse
+import os
+import re
+import sys
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+KTAP_RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*(?:- )?([^#]*?)\s*(?:#\s*(.*))?$')
+
+BAD_CONSOLE = [
+    (re.compile(r'WARNING: CPU: \d+ PID: \d+ at (.*)'), 'WARN'),
+    (re.compile(r'\bBUG: (.*)'), 'BUG'),
+    (re.compile(r'Oops: (.*)'), 'oops'),
+    (re.compile(r'general protection fault(.*)'), 'oops'),
+    (re.compile(r'Kernel panic - (.*)'), 'panic'),
+    (re.compile(r'WARNING: (possible .*|suspicious RCU usage.*|inconsistent lock state.*|.*locking.*)'), 'lockdep'),
+    (re.compile(r'(possible recursive locking detected.*)'), 'lockdep'),
+    (re.compile(r'rcu: INFO: (.*detected stalls.*)'), 'RCU stall'),
+    (re.compile(r'INFO: (task .* blocked for more than .*)'), 'hung task'),
+    (re.compile(r'watchdog: (BUG: soft lockup.*)'), 'soft lockup'),
+]
+
+
+def lines_of(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, 'rb') as f:
+        text = f.read().decode('utf-8', 'replace').replace('\r', '')
+    return text.splitlines()
+
+
+def ktap_status(ok, directive):
+    d = (directive or '').strip()
+    if d.upper().startswith('SKIP'):
+        return 'SKIP'
+    if d.upper().startswith('XFAIL'):
+        return 'XFAIL'
+    if not ok and d.upper().startswith('UNRESOLVED'):
+        return 'UNRESOLVED'
+    return 'PASS' if ok else 'FAIL'
+
+
+def parse_kunit(console):
+    """KUnit prints nested KTAP: "# Subtest: SUITE" opens a suite whose cases
+    are reported at the same indentation, and the suite's own line comes
+    one level out.  Parameterised cases nest one level deeper; the case's
+    own line carries their verdict, so only case lines (depth 1) are kept,
+    plus a suite line when the suite reported no cases."""
+    res = {}
+    suite_at = {}
+    cases_in = set()
+    for raw in console:
+        line = TS.sub('', raw)
+        m = re.match(r'^(\s*)# Subtest: (\S+)', line)
+        if m:
+            suite_at[len(m.group(1)) // 4] = m.group(2)
+            continue
+        m = KTAP_RESULT.match(line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 4
+        name = m.group(4).strip()
+        status = ktap_status(m.group(2) == 'ok', m.group(5))
+        if depth == 1 and 1 in suite_at:
+            res[f'kunit: {suite_at[1]}.{name}'] = status
+            cases_in.add(suite_at[1])
+        elif depth == 0 and name == suite_at.get(1) and name not in cases_in:
+            res[f'kunit: {name}'] = status
+    return res
+
+
+def parse_boot_selftests(console):
+    """Boot-time selftests print "Testing WHAT: " and then, on the same line
+    or after a few continuation lines, PASSED, FAILED, OK or SKIPPED.  The
+    event selftests print one line per event and per event system; those
+    are folded into one case, and a failing one is also named."""
+    res = {}
+    pending = None
+    events = {'ok': 0, 'bad': 0}
+
+    def settle(name, status):
+        if name.startswith('boot: event '):
+            events['ok' if status == 'PASS' else 'bad'] += 1
+            if status == 'PASS':
+                return
+        res[name] = status
+
+    for raw in console:
+        line = TS.sub('', raw).strip()
+        m = re.match(r'(?:\w+: )?Testing (.+?):\s*(.*)$', line)
+        if m:
+            if pending:
+                settle(pending, 'FAIL')
+            pending = f'boot: {m.group(1).strip()}'
+            line = m.group(2)
+        if not pending:
+            continue
+        if 'PASSED' in line or re.search(r'\bOK\b', line):
+            settle(pending, 'PASS')
+        elif 'FAILED' in line:
+            settle(pending, 'FAIL')
+        elif 'SKIPPED' in line:
+            settle(pending, 'SKIP')
+        else:
+            continue
+        pending = None
+    if pending:
+        settle(pending, 'FAIL')
+    if events['ok'] or events['bad']:
+        res['boot: event selftests (each trace event and event system)'] = \
+            'PASS' if not events['bad'] else 'FAIL'
+    return res
+
+
+def parse_ftracetest(results):
+    res = {}
+    for line in results:
+        m = KTAP_RESULT.match(line)
+        if not m or m.group(1):
+            continue
+        name = re.sub(r'\s+', ' ', m.group(4)).strip()
+        key = f'ftracetest: {name}'
+        n = 2
+        while key in res:
+            key = f'ftracetest: {name} #{n}'
+            n += 1
+        res[key] = ktap_status(m.group(2) == 'ok', m.group(5))
+    return res
+
+
+def bad_console(console):
+    found = []
+    for raw in console:
+        line = TS.sub('', raw)
+        for rx, kind in BAD_CONSOLE:
+            m = rx.search(line)
+            if m:
+                found.append(f'{kind}: {line.strip()}')
+                break
+    return found
+
+
+def read_results(path):
+    res = {}
+    for line in lines_of(path):
+        if not line or line.startswith('#'):
+            continue
+        status, name = line.split(' ', 1)
+        res[name] = status
+    return res
+
+
+def write_results(path, res, header):
+    with open(path, 'w') as f:
+        f.write(header)
+        for name in sorted(res):
+            f.write(f'{res[name]} {name}\n')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('rundir')
+    ap.add_argument('--baseline', help='committed per-case results of stock')
+    ap.add_argument('--write-baseline', help='write results here as the baseline')
+    ap.add_argument('--no-compare', action='store_true')
+    a = ap.parse_args()
+
+    console = lines_of(os.path.join(a.rundir, 'console.log'))
+    results = lines_of(os.path.join(a.rundir, 'results.log'))
+    suites = [('kunit', parse_kunit(console)),
+              ('boot', parse_boot_selftests(console)),
+              ('ftracetest', parse_ftracetest(results))]
+    res = {}
+    for _, r in suites:
+        res.update(r)
+    write_results(os.path.join(a.rundir, 'results.txt'), res,
+                  '# per-case results: STATUS SUITE: CASE\n')
+
+    base = read_results(a.baseline) if a.baseline and not a.no_compare else {}
+    failed, known, regressions = [], [], []
+    print('[results] per suite:')
+    for sname, r in suites:
+        c = {s: 0 for s in ('PASS', 'FAIL', 'SKIP', 'XFAIL', 'UNRESOLVED')}
+        for s in r.values():
+            c[s] += 1
+        print(f'[results]   {sname:11s} {len(r):4d} cases: {c["PASS"]} pass, '
+              f'{c["FAIL"]} fail, {c["UNRESOLVED"]} unresolved, '
+              f'{c["SKIP"]} skip, {c["XFAIL"]} xfail')
+    for name, s in sorted(res.items()):
+        if s in ('FAIL', 'UNRESOLVED'):
+            if base.get(name) in ('FAIL', 'UNRESOLVED') or (a.no_compare and False):
+                known.append(name)
+            else:
+                failed.append(name)
+                if base.get(name) == 'PASS':
+                    regressions.append(name)
+    for name, s in sorted(base.items()):
+        if s == 'PASS' and name not in res:
+            failed.append(name + '  (not reported)')
+            regressions.append(name + '  (not reported)')
+    if a.baseline and not a.no_compare:
+        print(f'[results] baseline: {len(base)} cases, '
+              f'{sum(1 for s in base.values() if s == "PASS")} required to pass; '
+              f'{len(regressions)} regressions')
+    for name in regressions:
+        print(f'[results] REGRESSION: {name}')
+    for name in failed:
+        if name not in regressions:
+            print(f'[results] FAILED: {name}')
+    for name in known:
+        print(f'[results] known failure (fails on stock too): {name}')
+
+    bad = bad_console(console)
+    for b in bad:
+        print(f'[results] CONSOLE: {b}')
+    if not results:
+        print('[results] FAILED: the guest job printed nothing')
+        failed.append('ftracetest job output')
+    done = any(l.startswith('WB-JOB-DONE') for l in results)
+    if results and not done:
+        print('[results] FAILED: the guest job did not finish')
+        failed.append('guest job finished')
+
+    if a.write_baseline:
+        write_results(a.write_baseline, res,
+                      '# Per-case results of the stock base (make baseline).\n'
+                      '# STATUS SUITE: CASE; every PASS here must pass on ours.\n')
+        print(f'[results] baseline written to {a.write_baseline}')
+
+    passed = sum(1 for s in res.values() if s in ('PASS', 'XFAIL'))
+    skipped = sum(1 for s in res.values() if s == 'SKIP') + len(known)
+    nfail = len(failed) + (1 if bad else 0)
+    print(f'[results] per-case list: {os.path.join(a.rundir, "results.txt")}')
+    print(f'{passed} passed, {nfail} failed, {skipped} skipped')
+    sys.exit(1 if nfail else 0)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test.sh KIND [CASE...]: build KIND incrementally, boot it, run the test
+# job (KUnit and the boot selftests run during boot; ftracetest after it)
+# and judge the results against the committed baseline.
+#
+# With CASE arguments only those ftracetest cases run (paths relative to
+# test.d, e.g. dynevent/add_remove_uprobe.tc); the baseline comparison then
+# covers KUnit and the boot selftests only.
+#
+# Environment: WB_BASELINE_WRITE=1 writes the results as the new baseline
+# (what 'make baseline' does with KIND=stock).
+. "$(dirname "$0")/common.sh"
+WB_PHASE=test
+kind=${1:-ours}
+shift || true
+baseline=$WB/baseline/$ARCH.results
+
+WB_PHASE=build "$WB/build.sh" "$kind"
+"$WB/initramfs.sh" "$kind"
+say "$kind: booting; KUnit and boot selftests run first, then ftracetest"
+qrc=0
+python3 "$WB/qemu.py" "$kind" test "$@" --echo tests \
+	--timeout "${WB_TIMEOUT:-3000}" || qrc=$?
+rundir=$(kind_runs "$kind")/test
+args=("$rundir")
+if [ "${WB_BASELINE_WRITE:-0}" = 1 ]; then
+	args+=(--write-baseline "$baseline")
+elif [ $# -gt 0 ]; then
+	# a partial run: compare only what ran
+	grep -v '^PASS ftracetest:' "$baseline" > "$rundir/baseline.partial" || true
+	args+=(--baseline "$rundir/baseline.partial")
+else
+	args+=(--baseline "$baseline")
+fi
+rrc=0
+python3 "$WB/results.py" "${args[@]}" || rrc=$?
+[ $qrc = 0 ] || [ $qrc = 1 ] || { say "the guest did not finish its job (see above)"; exit 1; }
+exit $rrc
