@@ -59,6 +59,11 @@ python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/shar
 # ftracetest, from the kind's tree
 cp -r "$src/tools/testing/selftests/ftrace" "$root/opt/ftracetest"
 
+# the quarantine list, for this kind
+grep -Ev '^[[:space:]]*(#|$)' "$WB/guest/quarantine.list" |
+	awk -v k="$kind" '{ n = split($2, ks, ","); for (i = 1; i <= n; i++) if (ks[i] == k) print $1 }' \
+	> "$root/wb/share/quarantine"
+
 # init and jobs
 cp "$WB/guest/init" "$root/init"
 cp -r "$WB/guest/jobs" "$root/wb/jobs"

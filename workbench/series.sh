@@ -27,7 +27,7 @@ if [ ! -f "$S/.base-ready" ]; then
 	cp -a "$BASE_SRC" "$tree"
 	rm -f "$tree"/.wb-*
 	git -C "$tree" init -q -b base
-	git -C "$tree" add -A
+	git -C "$tree" add -A -f
 	git "${ident[@]}" -C "$tree" commit -q -m "Linux $(cat "$BASE_SRC/.wb-kernelversion") (Debian linux-source-6.12)"
 	touch "$S/.base-ready"
 fi
@@ -104,7 +104,7 @@ for d in "$work"/[0-9]*; do
 		git -C "$tree" apply --whitespace=nowarn "$TOP/patches/$p" ||
 			die "patches/$p does not apply in series order"
 	done < "$d/diffs"
-	git -C "$tree" add -A
+	git -C "$tree" add -A -f
 	git -C "$tree" diff --cached --quiet && die "patch '$(head -n1 "$d/msg")' is empty"
 	git "${ident[@]}" -C "$tree" commit -q -s -F "$d/msg"
 	n=$((n + 1))
@@ -121,7 +121,7 @@ while read -r f; do
 done < "$BUILD/ours/src/.wb-manifest"
 
 rm -rf "$out"
-git -C "$tree" format-patch -q --cover-letter --thread -o "$out" base..series
+git "${ident[@]}" -C "$tree" format-patch -q --cover-letter --thread -o "$out" base..series
 cover=$(ls "$out"/0000-*.patch)
 python3 - "$cover" "$WB/series.cover" "$(cat "$BASE_SRC/.wb-kernelversion")" <<'PY'
 import sys
@@ -148,7 +148,7 @@ for p in $patches; do
 	c=$(echo "$sum" | sed -n 's/.* \([0-9]*\) checks.*/\1/p')
 	tot_e=$((tot_e + ${e:-0})) tot_w=$((tot_w + ${w:-0})) tot_c=$((tot_c + ${c:-0}))
 	say "checkpatch $(basename "$p"): ${sum:-no summary}"
-	echo "$r" | grep -E '^(ERROR|WARNING|CHECK):' | sed 's/^/    /' | head -n 10
+	echo "$r" | grep -E '^(ERROR|WARNING|CHECK):' | sed 's/^/    /' | head -n 10 || true
 done
 say "checkpatch total: $tot_e errors, $tot_w warnings, $tot_c checks"
 

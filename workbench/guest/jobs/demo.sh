@@ -10,7 +10,7 @@ check() { if "$@"; then :; else echo "FAILED: $*"; fail=1; fi; }
 
 step "1. ftrace_ops with a filter: count calls to vfs_read"
 check insmod /wb/modules/wb_ops_demo.ko func=vfs_read
-for i in 1 2 3 4 5; do cat /proc/version > /dev/null; done
+for i in 1 2 3 4 5; do dd if=/proc/version of=/dev/null bs=64 2>/dev/null; done
 hits=$(cat /sys/module/wb_ops_demo/parameters/hits)
 echo "hits while loaded: $hits"
 check rmmod wb_ops_demo
@@ -26,7 +26,7 @@ check sh -c "echo 'f:wbdemo/read_out vfs_read%return ret=\$retval:s64' >> $T/dyn
 grep wbdemo $T/dynamic_events
 echo 1 > $T/events/wbdemo/read_in/enable
 echo 1 > $T/events/wbdemo/read_out/enable
-head -c 100 /proc/version > /dev/null
+dd if=/proc/version of=/dev/null bs=64 count=1 2>/dev/null
 echo 0 > $T/events/wbdemo/enable
 
 step "3. uprobe event on wb_demo_add in /usr/bin/wb-demo"
