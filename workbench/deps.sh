@@ -6,7 +6,8 @@ WB_PHASE=deps
 
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc bison
 flex libelf-dev libssl-dev cpio kmod rsync xz-utils python3 git patch
-libc6-dev perl ccache binutils"
+libc6-dev perl ccache binutils dash util-linux
+coreutils"
 
 missing=
 for p in $pkgs; do

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # initramfs.sh KIND: build the guest image of a built kernel kind.
 #
-# Contents: busybox-static (with /bin/sh a real file, not a link, so that
-# /proc/PID/maps names a shell the way it does on a normal system), the
+# Contents: busybox-static, dash as /bin/sh (so /proc/PID/maps names a
+# shell the way it does on Debian), chrt and nice with glibc, the
 # kernel's modules with modules.dep (so modprobe finds them by the names the
 # tests use), upstream's ftracetest from the kind's tree (ours has our test.d
 # cases laid over it), the workbench jobs, the wb-demo program and the
@@ -28,8 +28,23 @@ cp "$bb" "$root/bin/busybox"
 "$bb" --list-full | while read -r app; do
 	[ -e "$root/$app" ] || ln -s /bin/busybox "$root/$app"
 done
-rm -f "$root/bin/sh"
-cp "$bb" "$root/bin/sh"
+
+# A few programs from the host, with the libraries they load, where busybox
+# does not behave like a normal system: dash as /bin/sh (busybox's shell
+# runs applets such as ping without exec, so sched_process_exec never fires
+# for them; Debian's /bin/sh is dash), chrt and nice (no busybox applet).
+copy_host_program() {
+	local prog=$1 dest=$2 lib
+	cp -L "$prog" "$root/$dest"
+	ldd "$prog" | grep -oE '/[^ ]+' | while read -r lib; do
+		mkdir -p "$root/$(dirname "$lib")"
+		[ -e "$root/$lib" ] || cp -L "$lib" "$root/$lib"
+	done
+}
+copy_host_program /usr/bin/dash usr/bin/dash
+ln -sf /usr/bin/dash "$root/bin/sh"
+copy_host_program /usr/bin/chrt usr/bin/chrt
+copy_host_program /usr/bin/nice usr/bin/nice
 cat > "$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/nonexistent:/bin/false

@@ -92,7 +92,8 @@ prepare_ours() {
 	if [ -f "$manifest" ]; then
 		comm -23 "$manifest" "$stage.list" | while read -r f; do
 			if [ -e "$BASE_SRC/$f" ]; then
-				cmp -s "$BASE_SRC/$f" "$src/$f" || cp -p "$BASE_SRC/$f" "$src/$f"
+				# a fresh mtime, so that make rebuilds what used our version
+				cmp -s "$BASE_SRC/$f" "$src/$f" || cp "$BASE_SRC/$f" "$src/$f"
 			else
 				rm -f "$src/$f"
 			fi
@@ -106,7 +107,15 @@ prepare_ours() {
 
 mkdir -p "$BUILD"
 unpack_base
-say "base version $(cat "$BASE_SRC/.wb-kernelversion")"
+have=$(cat "$BASE_SRC/.wb-kernelversion")
+want=$(cat "$WB/base-version")
+if [ "$have" = "$want" ]; then
+	say "base version $have"
+else
+	say "WARNING: the base is $have but the project is on $want (workbench/base-version);"
+	say "WARNING: Debian's linux-source-6.12 moved.  Patches may not apply and the"
+	say "WARNING: committed baseline is of $want: re-run 'make baseline' and review."
+fi
 case "$kind" in
 stock) ;;
 ours) prepare_ours ;;

@@ -231,7 +231,10 @@ def main():
         print(f'[results] known failure (fails on stock too): {name}')
 
     bad = bad_console(console)
-    for b in bad:
+    if bad:
+        print(f'[results] FAILED: the kernel console reports {len(bad)} problem(s) '
+              f'(oops/WARN/BUG/lockdep/stall); see {os.path.join(a.rundir, "console.log")}')
+    for b in sorted(set(bad), key=bad.index):
         print(f'[results] CONSOLE: {b}')
     if not results:
         print('[results] FAILED: the guest job printed nothing')
