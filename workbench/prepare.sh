@@ -16,7 +16,7 @@ unpack_base() {
 	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing (run workbench/deps.sh)"
 	say "unpacking $(basename "$BASE_TARBALL") into $BASE_SRC"
 	rm -rf "$BASE_SRC" "$BUILD/unpack.tmp"
-	mkdir -p "$BUILD/unpack.tmp"
+	mkdir -p "$BUILD/unpack.tmp" "$(dirname "$BASE_SRC")"
 	tar -xJf "$BASE_TARBALL" -C "$BUILD/unpack.tmp"
 	mv "$BUILD/unpack.tmp/linux-source-6.12" "$BASE_SRC"
 	rmdir "$BUILD/unpack.tmp"
