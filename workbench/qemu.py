@@ -146,6 +146,7 @@ def choose_accel(kind, want):
     if want in ('tcg', 'kvm'):
         return want
     if not os.access('/dev/kvm', os.R_OK | os.W_OK):
+        log('no usable /dev/kvm; using TCG')
         return 'tcg'
     cache = os.path.join(BUILD, 'kvm-probe')
     if os.path.exists(cache):
