@@ -45,6 +45,8 @@ copy_host_program /usr/bin/dash usr/bin/dash
 ln -sf /usr/bin/dash "$root/bin/sh"
 copy_host_program /usr/bin/chrt usr/bin/chrt
 copy_host_program /usr/bin/nice usr/bin/nice
+mkdir -p "$root/wb/bin"
+copy_host_program /usr/bin/date wb/bin/date	# %N, for the bench job
 cat > "$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/nonexistent:/bin/false

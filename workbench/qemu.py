@@ -173,14 +173,17 @@ def main():
     ap.add_argument('--echo', default='all', choices=['all', 'tests', 'none'])
     ap.add_argument('--icount', action='store_true')
     ap.add_argument('--append', action='append', default=[])
+    ap.add_argument('--tag', help='name of the run folder (default: the job)')
     a = ap.parse_args()
     if a.job == 'shell':
         accel = choose_accel(a.kind, a.accel)
         cmd = qemu_cmd(a.kind, 'shell', [], accel, None, a.append, False)
         os.execvp(cmd[0], cmd)
-    accel = choose_accel(a.kind, a.accel)
+    accel = 'tcg' if a.icount else choose_accel(a.kind, a.accel)
+    if a.icount:
+        accel = 'tcg'
     rc, _ = run_job(a.kind, a.job, a.args, accel, a.timeout, a.stall, a.echo,
-                    a.append, a.icount)
+                    a.append, a.icount, a.tag)
     sys.exit(rc)
 
 
