@@ -182,7 +182,6 @@ def main():
     ap.add_argument('rundir')
     ap.add_argument('--baseline', help='committed per-case results of stock')
     ap.add_argument('--write-baseline', help='write results here as the baseline')
-    ap.add_argument('--no-compare', action='store_true')
     a = ap.parse_args()
 
     console = lines_of(os.path.join(a.rundir, 'console.log'))
@@ -196,7 +195,7 @@ def main():
     write_results(os.path.join(a.rundir, 'results.txt'), res,
                   '# per-case results: STATUS SUITE: CASE\n')
 
-    base = read_results(a.baseline) if a.baseline and not a.no_compare else {}
+    base = read_results(a.baseline) if a.baseline else {}
     failed, known, regressions = [], [], []
     print('[results] per suite:')
     for sname, r in suites:
@@ -208,7 +207,7 @@ def main():
               f'{c["SKIP"]} skip, {c["XFAIL"]} xfail')
     for name, s in sorted(res.items()):
         if s in ('FAIL', 'UNRESOLVED'):
-            if base.get(name) in ('FAIL', 'UNRESOLVED') or (a.no_compare and False):
+            if base.get(name) in ('FAIL', 'UNRESOLVED'):
                 known.append(name)
             else:
                 failed.append(name)
@@ -218,7 +217,7 @@ def main():
         if s == 'PASS' and name not in res:
             failed.append(name + '  (not reported)')
             regressions.append(name + '  (not reported)')
-    if a.baseline and not a.no_compare:
+    if a.baseline:
         print(f'[results] baseline: {len(base)} cases, '
               f'{sum(1 for s in base.values() if s == "PASS")} required to pass; '
               f'{len(regressions)} regressions')
