@@ -5,7 +5,8 @@
 # allnoconfig + qemu-x86_64.config + upstream's ftracetest fragment (less
 # the options in omitted.list) + tests.config.  Both kinds get the same
 # fragments, read from the stock tree so the config cannot drift between
-# them.  .config is replaced only when its text changes, so a re-run does
+# them; ours.config adds, to our kind only, the options that exist only in
+# our tree (our own test suites).  .config is replaced only when its text changes, so a re-run does
 # not trigger a rebuild.  Every option asked for must end up set as asked:
 # a silently dropped option fails here, naming it.
 . "$(dirname "$0")/common.sh"
@@ -24,8 +25,10 @@ grep -Ev '^[[:space:]]*(#|$)' "$BASE_SRC/tools/testing/selftests/ftrace/config" 
 		opt=${line%%=*}
 		printf '%s\n' "$omit" | grep -qxF "$opt" || printf '%s\n' "$line"
 	done > "$tmp/upstream.config"
+extra=()
+[ "$kind" = ours ] && extra=("$WB/config/ours.config")
 cat "$WB/config/qemu-x86_64.config" "$tmp/upstream.config" \
-	"$WB/config/tests.config" > "$tmp/all.config"
+	"$WB/config/tests.config" "${extra[@]}" > "$tmp/all.config"
 
 (cd "$src" && KCONFIG_ALLCONFIG="$tmp/all.config" \
 	make -s O="$tmp/obj" ARCH=x86_64 allnoconfig) > "$tmp/log" 2>&1 ||

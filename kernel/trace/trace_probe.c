@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe and event objects of the probe-definition library.
+ *
+ * A front end embeds a struct trace_probe in its probe object and gives it
+ * a trace event with trace_probe_init().  Probes defined with the same
+ * group/event name share one event: the later ones drop their own event
+ * and join the first one's (trace_probe_append()).  The event lives until
+ * its last probe leaves.  Trace instances that enabled the event are kept
+ * as a list of links that probe handlers walk under RCU.
+ *
+ * Everything here runs in process context with event_mutex (and, for the
+ * definition commands, dyn_event_ops_mutex) held by the caller, except
+ * where a function says otherwise.
+ */
+#include <linux/list.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_probe_internal.h"
+
+/* Free an event that no probe uses any more. */
+static void tprobe_event_free(struct trace_probe_event *tpe)
+{
+	if (!tpe)
+		return;
+	kfree(tpe->field_text);
+	kfree(tpe->call.print_fmt);
+	kfree(tpe->call.name);
+	kfree(tpe->class.system);
+	kfree(tpe);
+}
+
+/*
+ * A new event named @group/@event, with room for the uprobe filter when
+ * @with_filter.  Not visible anywhere until registered.
+ */
+static struct trace_probe_event *
+tprobe_event_alloc(const char *event, const char *group, bool with_filter)
+{
+	struct trace_probe_event *tpe;
+	size_t size = sizeof(*tpe);
+
+	if (with_filter)
+		size += sizeof(tpe->filter[0]);
+	tpe = kzalloc(size, GFP_KERNEL);
+	if (!tpe)
+		return NULL;
+
+	INIT_LIST_HEAD(&tpe->files);
+	INIT_LIST_HEAD(&tpe->probes);
+	INIT_LIST_HEAD(&tpe->class.fields);
+	tpe->call.class = &tpe->class;
+	tpe->call.name = kstrdup(event, GFP_KERNEL);
+	tpe->class.system = kstrdup(group, GFP_KERNEL);
+	if (!tpe->call.name || !tpe->class.system) {
+		tprobe_event_free(tpe);
+		return NULL;
+	}
+	return tpe;
+}
+
+/**
+ * trace_probe_init - give a new probe its own event
+ * @tp: the probe, zeroed by the caller
+ * @event: event name
+ * @group: group (system) name
+ * @alloc_filter: reserve a struct trace_uprobe_filter in the event
+ * @nargs: number of fetch arguments @tp has room for
+ *
+ * The event is not registered; see trace_probe_register_event_call().
+ * On failure @tp is left without an event, and trace_probe_cleanup()
+ * may still be called on it.
+ *
+ * Return: 0, -EINVAL when a name is missing, or -ENOMEM.
+ */
+int trace_probe_init(struct trace_probe *tp, const char *event,
+		     const char *group, bool alloc_filter, int nargs)
+{
+	struct trace_probe_event *tpe;
+
+	if (!event || !group)
+		return -EINVAL;
+
+	tpe = tprobe_event_alloc(event, group, alloc_filter);
+	if (!tpe)
+		return -ENOMEM;
+
+	tp->event = tpe;
+	INIT_LIST_HEAD(&tp->list);
+	list_add(&tp->list, &tpe->probes);
+	tp->nr_args = nargs;
+	memset(tp->args, 0, sizeof(tp->args[0]) * nargs);
+	return 0;
+}
+
+/**
+ * trace_probe_unlink - take a probe off its event
+ * @tp: the probe
+ *
+ * Frees the event when @tp was its last probe.  The event must already be
+ * unregistered in that case.  Afterwards @tp has no event.
+ */
+void trace_probe_unlink(struct trace_probe *tp)
+{
+	struct trace_probe_event *tpe = tp->event;
+
+	list_del_init(&tp->list);
+	if (list_empty(&tpe->probes))
+		tprobe_event_free(tpe);
+	tp->event = NULL;
+}
+
+/**
+ * trace_probe_append - make a probe a sibling of another probe's event
+ * @tp: a probe that still has its own, unregistered event
+ * @to: a probe of the event to join
+ *
+ * @tp's own event is freed; @tp then shares @to's event, after @to's
+ * probes.
+ *
+ * Return: 0, or -EBUSY when @tp's event has other probes too.
+ */
+int trace_probe_append(struct trace_probe *tp, struct trace_probe *to)
+{
+	if (trace_probe_has_sibling(tp))
+		return -EBUSY;
+
+	trace_probe_unlink(tp);
+	tp->event = to->event;
+	list_add_tail(&tp->list, &to->event->probes);
+	return 0;
+}
+
+/**
+ * trace_probe_cleanup - free what the library allocated for a probe
+ * @tp: the probe (its memory stays the caller's)
+ *
+ * Frees the fetch arguments and entry-data program and unlinks @tp from
+ * its event (freeing the event with its last probe).  Safe on a probe
+ * whose trace_probe_init() failed.
+ */
+void trace_probe_cleanup(struct trace_probe *tp)
+{
+	struct probe_entry_arg *entry = tp->entry_arg;
+	struct probe_arg *arg;
+
+	for (arg = tp->args; arg < tp->args + tp->nr_args; arg++)
+		traceprobe_free_probe_arg(arg);
+
+	tp->entry_arg = NULL;
+	if (entry)
+		kfree(entry->code);
+	kfree(entry);
+
+	if (tp->event)
+		trace_probe_unlink(tp);
+}
+
+/* Is some trace event (a probe's or not) already called like @tp's? */
+static bool tprobe_event_name_used(struct trace_probe *tp)
+{
+	const char *system = trace_probe_group_name(tp);
+	const char *name = trace_probe_name(tp);
+	struct trace_event_call *other;
+
+	list_for_each_entry(other, &ftrace_events, list) {
+		if (other->class->system && trace_event_name(other) &&
+		    !strcmp(trace_event_name(other), name) &&
+		    !strcmp(other->class->system, system))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * trace_probe_register_event_call - make a probe's event visible
+ * @tp: the probe; its front end has set up the call's class and event ops
+ *
+ * First the output side, which hands out the record type id, then the
+ * tracefs side (events/GROUP/EVENT/).
+ *
+ * Context: event_mutex held.
+ * Return: 0; -EEXIST when the group/event name is taken; -ENODEV when no
+ * event type id is left; or the error of trace_add_event_call().
+ */
+int trace_probe_register_event_call(struct trace_probe *tp)
+{
+	struct trace_event *ev = &trace_probe_event_call(tp)->event;
+	int err;
+
+	lockdep_assert_held(&event_mutex);
+	if (tprobe_event_name_used(tp))
+		return -EEXIST;
+
+	if (register_trace_event(ev) == 0)
+		return -ENODEV;
+	err = trace_add_event_call(trace_probe_event_call(tp));
+	if (err)
+		unregister_trace_event(ev);
+	return err;
+}
+
+/**
+ * trace_probe_add_file - start recording a probe's event into an instance
+ * @tp: a probe of the event
+ * @file: the instance's event file
+ *
+ * Probe handlers see the new link at once; TP_FLAG_TRACE is set.
+ *
+ * Context: event_mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file)
+{
+	struct event_file_link *link = kmalloc(sizeof(*link), GFP_KERNEL);
+
+	if (unlikely(!link))
+		return -ENOMEM;
+
+	*link = (struct event_file_link) { .file = file };
+	list_add_tail_rcu(&link->list, &tp->event->files);
+	trace_probe_set_flag(tp, TP_FLAG_TRACE);
+	return 0;
+}
+
+/* The link of @file in @tpe's instance list, or NULL */
+static struct event_file_link *
+tprobe_find_link(struct trace_probe_event *tpe, struct trace_event_file *file)
+{
+	struct event_file_link *pos;
+
+	list_for_each_entry(pos, &tpe->files, list)
+		if (pos->file == file)
+			return pos;
+	return NULL;
+}
+
+/**
+ * trace_probe_get_file_link - find the link of an instance
+ * @tp: a probe of the event
+ * @file: the instance's event file
+ *
+ * Context: event_mutex held.
+ * Return: the link, or NULL when @file does not record this event.
+ */
+struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
+						  struct trace_event_file *file)
+{
+	return tprobe_find_link(tp->event, file);
+}
+
+/**
+ * trace_probe_remove_file - stop recording a probe's event into an instance
+ * @tp: a probe of the event
+ * @file: the instance's event file
+ *
+ * TP_FLAG_TRACE is cleared with the last link.  The link itself is freed
+ * only after an RCU grace period, as a handler may still be reading it.
+ *
+ * Context: event_mutex held; may sleep.
+ * Return: 0, or -ENOENT when @file was not linked.
+ */
+int trace_probe_remove_file(struct trace_probe *tp,
+			    struct trace_event_file *file)
+{
+	struct trace_probe_event *tpe = tp->event;
+	struct event_file_link *link = tprobe_find_link(tpe, file);
+
+	if (!link)
+		return -ENOENT;
+
+	list_del_rcu(&link->list);
+	if (list_empty(&tpe->files))
+		trace_probe_clear_flag(tp, TP_FLAG_TRACE);
+	kvfree_rcu_mightsleep(link);
+	return 0;
+}
+
+static bool tprobe_same_arg(const struct probe_arg *a,
+			    const struct probe_arg *b)
+{
+	return a->type == b->type && a->count == b->count &&
+	       !strcmp(a->name, b->name);
+}
+
+/**
+ * trace_probe_compare_arg_type - can two probes share one event?
+ * @a: a probe
+ * @b: another probe
+ *
+ * Sibling probes write the same record layout, so their arguments must
+ * agree in number, name, type and array length.
+ *
+ * Return: 0 when they agree, else the 1-based number of the first
+ * argument that differs (one past the shorter list when only the number
+ * of arguments differs).
+ */
+int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b)
+{
+	unsigned int n = min(a->nr_args, b->nr_args);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!tprobe_same_arg(&a->args[i], &b->args[i]))
+			return i + 1;
+	}
+	return a->nr_args == b->nr_args ? 0 : n + 1;
+}
+
+/* Does @word read "NAME=EXPR" for @arg's name and expression? */
+static bool tprobe_arg_matches(const struct probe_arg *arg, const char *word)
+{
+	size_t len = strlen(arg->name);
+
+	return !strncmp(word, arg->name, len) && word[len] == '=' &&
+	       !strcmp(word + len + 1, arg->comm);
+}
+
+/**
+ * trace_probe_match_command_args - do the given arguments start @tp's?
+ * @tp: a probe
+ * @argc: number of words in @argv
+ * @argv: argument words, each "NAME=EXPR"
+ *
+ * Used to find the probe a removal command ("-:EVENT ARGS...") means.
+ *
+ * Return: true when each word equals the same-position argument of @tp
+ * as "name=expression" (@tp may have more arguments).
+ */
+bool trace_probe_match_command_args(struct trace_probe *tp,
+				    int argc, const char **argv)
+{
+	int i;
+
+	if (argc > (int)tp->nr_args)
+		return false;
+
+	for (i = 0; i < argc; i++) {
+		if (!tprobe_arg_matches(&tp->args[i], argv[i]))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * trace_probe_create - split a definition into words and run a parser
+ * @raw_command: the definition as written to the events file
+ * @createfn: the front end's parser, called with the words
+ *
+ * Words are separated by white space (argv_split() rules).  An empty
+ * command does nothing.
+ *
+ * Return: what @createfn returned, 0 for an empty command, or -ENOMEM.
+ */
+int trace_probe_create(const char *raw_command,
+		       int (*createfn)(int, const char **))
+{
+	char **argv;
+	int argc = 0;
+	int ret = 0;
+
+	argv = argv_split(GFP_KERNEL, raw_command, &argc);
+	if (!argv)
+		return -ENOMEM;
+
+	if (argc > 0)
+		ret = createfn(argc, (const char **)argv);
+	argv_free(argv);
+	return ret;
+}
