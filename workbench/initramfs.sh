@@ -5,8 +5,8 @@
 # Contents: busybox-static, dash as /bin/sh (so /proc/PID/maps names a
 # shell the way it does on Debian), chrt and nice with glibc, the
 # kernel's modules with modules.dep (so modprobe finds them by the names the
-# tests use), upstream's ftracetest from the kind's tree (ours has our test.d
-# cases laid over it), the workbench jobs, the wb-demo program and the
+# tests use), upstream's ftracetest from the kind's tree (both kinds get our
+# test.d cases laid over it), the workbench jobs, the wb-demo program and the
 # wb_ops_demo module.
 . "$(dirname "$0")/common.sh"
 WB_PHASE=initramfs
@@ -73,8 +73,13 @@ cp "$guest/mod/"*.ko "$root/wb/modules/"
 gcc -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
 
-# ftracetest, from the kind's tree
+# ftracetest, from the kind's tree.  The stock image gets our own cases
+# too (only test scripts, never kernel code): they state behaviour users
+# rely on, so the stock kernel is their reference and the baseline has them.
 cp -r "$src/tools/testing/selftests/ftrace" "$root/opt/ftracetest"
+if [ "$kind" = stock ] && [ -d "$TOP/tools/testing/selftests/ftrace" ]; then
+	cp -r "$TOP/tools/testing/selftests/ftrace/." "$root/opt/ftracetest/"
+fi
 
 # the quarantine list, for this kind
 grep -Ev '^[[:space:]]*(#|$)' "$WB/guest/quarantine.list" |

@@ -55,4 +55,59 @@ timed filter-set-one set_filter schedule
 timed filter-reset set_filter ''
 timed function-tracer-on-all sh -c "echo function > $T/current_tracer"
 timed function-tracer-off sh -c "echo nop > $T/current_tracer"
+
+# The cost of one uprobe event hit with 0, 4 and 16 fetch arguments:
+# "wb-demo loop N" calls wb_demo_loop(i, 2 * i, &wb_demo_rec_a) N times; the
+# time of the same run with no probe is subtracted and the rest divided by N.
+# The arguments mix registers, stack slots, dereferences, a bitfield and
+# two strings, as a user would.
+UPROBE_CALLS=${UPROBE_CALLS:-20000}
+WB_DEMO=/usr/bin/wb-demo
+LOOP_OFF=$(awk '$1 == "wb_demo_loop" { print $2 }' /wb/share/wb-demo.offsets)
+ARGS4='a=%di:s64 b=%si:u64 id=+0(%dx):s32 ra=$stack0'
+ARGS16="$ARGS4"' c=%cx r8=%r8 r9=%r9 ax=%ax bx=%bx sp=$stack s1=$stack1:u32 port=+4(%dx):u16 bits=+8(%dx):b8@8/32 big=+32(%dx):s64 name=+0(+16(%dx)):string comm=$comm'
+
+loop_ns() { # time of one "wb-demo loop UPROBE_CALLS", in ns
+	t0=$(now)
+	$WB_DEMO loop "$UPROBE_CALLS" > /dev/null
+	t1=$(now)
+	echo $((t1 - t0))
+}
+
+uprobe_hit() { # name fetchargs
+	echo > $T/uprobe_events
+	if ! echo "p:wbbench/hit $WB_DEMO:$LOOP_OFF $2" >> $T/uprobe_events; then
+		echo "BENCH-ERROR uprobe-hit/$1: the probe was refused"
+		return
+	fi
+	echo > $T/trace
+	loop_ns > /dev/null	# warm up (page cache, first mapping)
+	base=$(loop_ns)		# the probe is defined but not enabled
+	if ! echo 1 > $T/events/wbbench/hit/enable; then
+		echo "BENCH-ERROR uprobe-hit/$1: cannot enable the probe"
+		echo > $T/uprobe_events
+		return
+	fi
+	probed=$(loop_ns)
+	echo 0 > $T/events/wbbench/hit/enable
+	hits=$(awk '$2 == "hit" { print $3 }' $T/uprobe_profile)
+	echo > $T/uprobe_events
+	echo > $T/trace
+	if [ "$hits" != "$UPROBE_CALLS" ]; then
+		echo "BENCH-ERROR uprobe-hit/$1: $hits hits for $UPROBE_CALLS calls"
+		return
+	fi
+	d=$((probed - base))
+	[ $d -ge 0 ] || d=0
+	printf 'BENCH uprobe-hit/%s %d.%02d ns/hit\n' "$1" \
+		$((d / UPROBE_CALLS)) $(( (d % UPROBE_CALLS) * 100 / UPROBE_CALLS ))
+}
+
+if [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
+	uprobe_hit args-0 ''
+	uprobe_hit args-4 "$ARGS4"
+	uprobe_hit args-16 "$ARGS16"
+else
+	echo "BENCH-ERROR uprobe-hit: no uprobe_events or no wb-demo"
+fi
 echo "BENCH-DONE"
