@@ -79,7 +79,7 @@ for d in "$work"/[0-9]*; do
 	while read -r glob; do
 		[ -n "$glob" ] || continue
 		# shellcheck disable=SC2053
-		while read -r f; do [[ $f == $glob ]] && echo "$f"; done < "$work/overlay"
+		while read -r f; do if [[ $f == $glob ]]; then echo "$f"; fi; done < "$work/overlay"
 	done < "$d/paths" | sort -u > "$d/files"
 	cat "$d/files" >> "$work/claimed"
 	grep -v '^$' "$d/diffs" >> "$work/claimed-diffs" || true
