@@ -72,6 +72,7 @@ cp "$guest/mod/"*.ko "$root/wb/modules/"
 # the demo program and the file offsets of its functions
 gcc -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
+gcc -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
 
 # ftracetest, from the kind's tree.  The stock image gets our own cases
 # too (only test scripts, never kernel code): they state behaviour users
