@@ -75,6 +75,8 @@ struct trace_uprobe {
 	unsigned long			ref_ctr_offset;	/* SDT semaphore or 0 */
 	unsigned long __percpu		*nhits;		/* for uprobe_profile */
 	bool				fetch_direct;	/* args read no memory */
+	bool				has_strings;	/* some dyn_args set */
+	DECLARE_BITMAP(dyn_args, MAX_TRACE_ARGS);	/* args with strings */
 	struct trace_probe		tp;		/* last: has args[] */
 };
 
@@ -112,6 +114,20 @@ static struct trace_uprobe *tu_of_call(struct trace_event_call *call)
 
 /* ---- Fetch stage: everything is read from the probed task's memory ---- */
 
+/*
+ * Set when a read of the probed task's memory fails while page faults are
+ * disabled, that is while arguments are written straight into a reserved
+ * ring-buffer record (see uprobe_trace_one()).  Preemption is off there,
+ * so a per-CPU flag is private to that one fill.
+ */
+static DEFINE_PER_CPU(bool, uprobe_fetch_faulted);
+
+static void uprobe_note_fault(void)
+{
+	if (pagefault_disabled())
+		__this_cpu_write(uprobe_fetch_faulted, true);
+}
+
 static unsigned long user_stack_word(struct pt_regs *regs, unsigned int n)
 {
 	unsigned long sp = user_stack_pointer(regs);
@@ -123,15 +139,19 @@ static unsigned long user_stack_word(struct pt_regs *regs, unsigned int n)
 		sp += n * sizeof(long);
 
 	/* A slot that cannot be read counts as 0, as for kernel stacks. */
-	if (copy_from_user(&word, (void __user *)sp, sizeof(word)))
+	if (copy_from_user(&word, (void __user *)sp, sizeof(word))) {
+		uprobe_note_fault();
 		return 0;
+	}
 	return word;
 }
 
 static nokprobe_inline int probe_mem_read(void *dest, void *src, size_t size)
 {
-	if (copy_from_user(dest, (void __force __user *)src, size))
+	if (copy_from_user(dest, (void __force __user *)src, size)) {
+		uprobe_note_fault();
 		return -EFAULT;
+	}
 	return 0;
 }
 
@@ -183,6 +203,7 @@ fetch_store_string(unsigned long addr, void *dest, void *base)
 	}
 
 	if (len < 0) {
+		uprobe_note_fault();
 		*(u32 *)dest = make_data_loc(0, where);
 		return len;
 	}
@@ -471,6 +492,7 @@ static bool uprobe_perf_filter(struct uprobe_consumer *self,
  * Context of one handler call.  @udd is also handed to the fetch programs
  * (see process_fetch_insn()).  @scratch is taken at most once per hit, the
  * first time staged arguments are needed, and released by uprobe_hit_end().
+ * @dyn is the variable-length room of a record filled in place.
  */
 struct uprobe_hit {
 	struct trace_uprobe		*tu;
@@ -478,6 +500,7 @@ struct uprobe_hit {
 	unsigned long			func;	/* return probes only */
 	struct uprobe_dispatch_data	udd;
 	struct uprobe_scratch		*scratch;
+	int				dyn;
 };
 
 static void uprobe_hit_begin(struct uprobe_hit *hit, struct trace_uprobe *tu,
@@ -490,6 +513,7 @@ static void uprobe_hit_begin(struct uprobe_hit *hit, struct trace_uprobe *tu,
 	/* The probed address, or for a return the function's entry. */
 	hit->udd.bp_addr = func ? func : instruction_pointer(regs);
 	hit->scratch = NULL;
+	hit->dyn = 0;
 }
 
 static void uprobe_hit_end(struct uprobe_hit *hit)
@@ -499,25 +523,48 @@ static void uprobe_hit_end(struct uprobe_hit *hit)
 }
 
 /*
+ * Bytes of strings this hit records, measured before any record is
+ * reserved (measuring may fault pages in).  Strings that do not fit the
+ * scratch area are cut short, not dropped, whichever way they are stored.
+ */
+static int uprobe_hit_measure(struct uprobe_hit *hit)
+{
+	struct trace_probe *tp = &hit->tu->tp;
+	unsigned int i;
+	int len, dyn = 0;
+
+	/* Only the string arguments: the others have a fixed size. */
+	for_each_set_bit(i, hit->tu->dyn_args, tp->nr_args) {
+		len = process_fetch_insn(tp->args[i].code, hit->regs, &hit->udd,
+					 NULL, NULL);
+		if (len > 0)
+			dyn += len;
+	}
+	return min_t(int, dyn, UPROBE_SCRATCH_SIZE - tp->size);
+}
+
+/*
  * Fetch the arguments into this CPU's scratch area unless they can go
  * straight into the record.  May sleep: call before reserving a record
  * and outside RCU read sections.
  */
 static void uprobe_hit_stage(struct uprobe_hit *hit)
 {
+	struct uprobe_scratch __percpu *areas = READ_ONCE(uprobe_scratch);
 	struct trace_probe *tp = &hit->tu->tp;
 	struct uprobe_scratch *s;
 	int hdr, dyn;
 
 	if (hit->tu->fetch_direct || hit->scratch)
 		return;
+	/* The areas exist while any uprobe event is enabled. */
+	if (WARN_ON_ONCE(!areas))
+		return;
 
 	hdr = uprobe_record_hdr_size(tu_is_return(hit->tu));
-	dyn = __get_data_size(tp, hit->regs, &hit->udd);
-	/* Strings that do not fit are cut short, not dropped. */
-	dyn = clamp_t(int, dyn, 0, UPROBE_SCRATCH_SIZE - tp->size);
+	dyn = uprobe_hit_measure(hit);
 
-	s = raw_cpu_ptr(READ_ONCE(uprobe_scratch));
+	s = raw_cpu_ptr(areas);
 	mutex_lock(&s->lock);
 	/* Arguments whose fetch faults read as zero, never as stale data. */
 	memset(s->data, 0, tp->size);
@@ -528,7 +575,7 @@ static void uprobe_hit_stage(struct uprobe_hit *hit)
 
 static int uprobe_hit_args_size(struct uprobe_hit *hit)
 {
-	return hit->scratch ? hit->scratch->len : hit->tu->tp.size;
+	return hit->scratch ? hit->scratch->len : hit->tu->tp.size + hit->dyn;
 }
 
 /* Fill in the addresses of @rec; returns where the arguments go. */
@@ -546,18 +593,42 @@ static void *uprobe_fill_addrs(struct uprobe_hit *hit,
 	return &rec->addr[2];
 }
 
-static void uprobe_fill_args(struct uprobe_hit *hit, void *data)
+/*
+ * Write the arguments at @data.  Staged ones are copied; the others are
+ * fetched in place.  A fetch in place that reads memory runs with page
+ * faults disabled (a record is reserved: no sleeping) and returns false
+ * when a read faulted: the record must then be discarded.
+ */
+static bool uprobe_fill_args(struct uprobe_hit *hit, void *data)
 {
 	int hdr = uprobe_record_hdr_size(tu_is_return(hit->tu));
+	struct trace_probe *tp = &hit->tu->tp;
+	bool faulted;
 
-	if (hit->scratch)
+	if (hit->scratch) {
 		memcpy(data, hit->scratch->data, hit->scratch->len);
-	else
-		store_trace_args(data, &hit->tu->tp, hit->regs, &hit->udd,
-				 hdr, 0);
+		return true;
+	}
+	if (hit->tu->fetch_direct) {
+		store_trace_args(data, tp, hit->regs, &hit->udd, hdr, 0);
+		return true;
+	}
+
+	/* Every slot is written unless a read faults, and then we retry. */
+	pagefault_disable();
+	__this_cpu_write(uprobe_fetch_faulted, false);
+	store_trace_args(data, tp, hit->regs, &hit->udd, hdr, hit->dyn);
+	faulted = __this_cpu_read(uprobe_fetch_faulted);
+	pagefault_enable();
+	return !faulted;
 }
 
-static void uprobe_trace_one(struct uprobe_hit *hit,
+/*
+ * Record the hit in one instance.  Returns false, having discarded the
+ * record, when an argument could not be read without faulting a page in;
+ * the caller then stages the arguments (which may sleep) and retries.
+ */
+static bool uprobe_trace_one(struct uprobe_hit *hit,
 			     struct trace_event_file *file)
 {
 	struct trace_event_buffer fbuffer;
@@ -565,29 +636,63 @@ static void uprobe_trace_one(struct uprobe_hit *hit,
 	int size;
 
 	if (trace_trigger_soft_disabled(file))
-		return;
+		return true;
 
 	size = uprobe_record_hdr_size(tu_is_return(hit->tu)) +
 	       uprobe_hit_args_size(hit);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
-		return;
+		return true;
 
-	uprobe_fill_args(hit, uprobe_fill_addrs(hit, rec));
+	if (!uprobe_fill_args(hit, uprobe_fill_addrs(hit, rec))) {
+		__trace_event_discard_commit(fbuffer.buffer, fbuffer.event);
+		return false;
+	}
 	trace_event_buffer_commit(&fbuffer);
+	return true;
 }
 
-/* Write one record to every instance the event is enabled in. */
-static void uprobe_trace_hit(struct uprobe_hit *hit)
+/*
+ * Write records to the instances the event is enabled in, skipping the
+ * first @skip of them.  Returns how many were handled before one faulted,
+ * or -1 when all were written.
+ */
+static int uprobe_trace_links(struct uprobe_hit *hit, int skip)
 {
 	struct event_file_link *link;
-
-	uprobe_hit_stage(hit);
+	int done = 0;
 
 	rcu_read_lock();
-	trace_probe_for_each_link_rcu(link, &hit->tu->tp)
-		uprobe_trace_one(hit, link->file);
+	trace_probe_for_each_link_rcu(link, &hit->tu->tp) {
+		if (done++ < skip)
+			continue;
+		if (!uprobe_trace_one(hit, link->file)) {
+			rcu_read_unlock();
+			return done - 1;
+		}
+	}
 	rcu_read_unlock();
+	return -1;
+}
+
+/*
+ * Write one record to every instance the event is enabled in.  Arguments
+ * are first fetched straight into each record; the pages they live in are
+ * nearly always present, as the probed code has just used them.  Only when
+ * a read would fault are they staged (faulting pages in) and copied.
+ */
+static void uprobe_trace_hit(struct uprobe_hit *hit)
+{
+	int done;
+
+	if (hit->tu->has_strings && !hit->scratch)
+		hit->dyn = uprobe_hit_measure(hit);
+
+	done = uprobe_trace_links(hit, 0);
+	if (done < 0)
+		return;
+	uprobe_hit_stage(hit);
+	uprobe_trace_links(hit, done);
 }
 
 #ifdef CONFIG_BPF_EVENTS
@@ -681,9 +786,6 @@ static int uprobe_dispatcher(struct uprobe_consumer *self,
 	unsigned int flags;
 
 	this_cpu_inc(*tu->nhits);
-	if (WARN_ON_ONCE(!READ_ONCE(uprobe_scratch)))
-		return 0;
-
 	flags = trace_probe_load_flag(&tu->tp);
 	if ((flags & TP_FLAG_PROFILE) && !uprobe_perf_filter(self, current->mm))
 		return UPROBE_HANDLER_REMOVE;
@@ -707,9 +809,6 @@ static int uretprobe_dispatcher(struct uprobe_consumer *self,
 					       consumer);
 	struct uprobe_hit hit;
 	unsigned int flags;
-
-	if (WARN_ON_ONCE(!READ_ONCE(uprobe_scratch)))
-		return 0;
 
 	flags = trace_probe_load_flag(&tu->tp);
 	uprobe_hit_begin(&hit, tu, regs, func);
@@ -1430,6 +1529,12 @@ static int trace_uprobe_parse_args(struct trace_uprobe *tu, int argc,
 	if (tu->tp.size >= UPROBE_SCRATCH_SIZE)
 		return -E2BIG;
 	tu->fetch_direct = trace_uprobe_args_direct(tu);
+	bitmap_zero(tu->dyn_args, MAX_TRACE_ARGS);
+	for (i = 0; i < tu->tp.nr_args; i++) {
+		if (tu->tp.args[i].dynamic)
+			__set_bit(i, tu->dyn_args);
+	}
+	tu->has_strings = !bitmap_empty(tu->dyn_args, MAX_TRACE_ARGS);
 	return 0;
 }
 

@@ -7,6 +7,10 @@
 # repeat run after run; without it they are wall-clock under TCG.
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
+# "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter or
+# uprobe (for quick experiments: qemu.py KIND bench uprobe --icount).
+ONLY=${1:-}
+want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 
 # upstream's ftrace-ops sample: it times NCALLS calls of a traced function
 # with the given ops registered, prints the result and refuses to load.
@@ -38,23 +42,23 @@ timed() { # name command...
 	echo "BENCH $name $(( (t1 - t0) / 1000 )) us"
 }
 
-ops relevant-0-irrelevant-0 nr_ops_relevant=0 nr_ops_irrelevant=0
-ops relevant-1-irrelevant-0 nr_ops_relevant=1 nr_ops_irrelevant=0
-ops relevant-1-irrelevant-100 nr_ops_relevant=1 nr_ops_irrelevant=100
-ops relevant-2-irrelevant-0 nr_ops_relevant=2 nr_ops_irrelevant=0
-ops relevant-2-irrelevant-100 nr_ops_relevant=2 nr_ops_irrelevant=100
-ops relevant-10-irrelevant-0 nr_ops_relevant=10 nr_ops_irrelevant=0
-ops relevant-10-irrelevant-100 nr_ops_relevant=10 nr_ops_irrelevant=100
-ops save-regs nr_ops_relevant=1 save_regs=1
-ops recursion nr_ops_relevant=1 assist_recursion=1
-ops rcu nr_ops_relevant=1 assist_rcu=1
+want ftrace-ops && ops relevant-0-irrelevant-0 nr_ops_relevant=0 nr_ops_irrelevant=0
+want ftrace-ops && ops relevant-1-irrelevant-0 nr_ops_relevant=1 nr_ops_irrelevant=0
+want ftrace-ops && ops relevant-1-irrelevant-100 nr_ops_relevant=1 nr_ops_irrelevant=100
+want ftrace-ops && ops relevant-2-irrelevant-0 nr_ops_relevant=2 nr_ops_irrelevant=0
+want ftrace-ops && ops relevant-2-irrelevant-100 nr_ops_relevant=2 nr_ops_irrelevant=100
+want ftrace-ops && ops relevant-10-irrelevant-0 nr_ops_relevant=10 nr_ops_irrelevant=0
+want ftrace-ops && ops relevant-10-irrelevant-100 nr_ops_relevant=10 nr_ops_irrelevant=100
+want ftrace-ops && ops save-regs nr_ops_relevant=1 save_regs=1
+want ftrace-ops && ops recursion nr_ops_relevant=1 assist_recursion=1
+want ftrace-ops && ops rcu nr_ops_relevant=1 assist_rcu=1
 
 set_filter() { echo "$1" > $T/set_ftrace_filter; }
-timed filter-set-all set_filter '*'
-timed filter-set-one set_filter schedule
-timed filter-reset set_filter ''
-timed function-tracer-on-all sh -c "echo function > $T/current_tracer"
-timed function-tracer-off sh -c "echo nop > $T/current_tracer"
+want filter && timed filter-set-all set_filter '*'
+want filter && timed filter-set-one set_filter schedule
+want filter && timed filter-reset set_filter ''
+want filter && timed function-tracer-on-all sh -c "echo function > $T/current_tracer"
+want filter && timed function-tracer-off sh -c "echo nop > $T/current_tracer"
 
 # The cost of one uprobe event hit with 0, 4 and 16 fetch arguments:
 # "wb-demo loop N" calls wb_demo_loop(i, 2 * i, &wb_demo_rec_a) N times; the
@@ -103,7 +107,9 @@ uprobe_hit() { # name fetchargs
 		$((d / UPROBE_CALLS)) $(( (d % UPROBE_CALLS) * 100 / UPROBE_CALLS ))
 }
 
-if [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
+if ! want uprobe; then
+	:
+elif [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
 	uprobe_hit args-0 ''
 	uprobe_hit args-4 "$ARGS4"
 	uprobe_hit args-16 "$ARGS16"

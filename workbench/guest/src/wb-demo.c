@@ -68,6 +68,17 @@ char wb_demo_banner[] = "wb-demo banner";
  */
 __u16 wb_demo_sema[2] = { 0, 0x5e3a };
 
+/*
+ * 1 MiB of read-only data that no mode of wb-demo reads: a probe fetching
+ * the word in the middle finds its page not yet mapped in the probed
+ * process (fault-around maps at most 64 KiB around other faults), so the
+ * tracer has to fault it in.
+ */
+#define WB_DEMO_COLD_WORDS	(1 << 18)
+const __u32 wb_demo_cold[WB_DEMO_COLD_WORDS] __attribute__((aligned(4096))) = {
+	[WB_DEMO_COLD_WORDS / 2] = 0xc01dc0de,
+};
+
 wb_probed long wb_demo_add(long a, long b)
 {
 	return a + b;
@@ -177,6 +188,7 @@ static void where(void)
 	where_one("wb_demo_counter", &wb_demo_counter);
 	where_one("wb_demo_banner", wb_demo_banner);
 	where_one("wb_demo_sema", wb_demo_sema);
+	where_one("wb_demo_cold_word", &wb_demo_cold[WB_DEMO_COLD_WORDS / 2]);
 }
 
 int main(int argc, char **argv)
