@@ -74,8 +74,8 @@ __u16 wb_demo_sema[2] = { 0, 0x5e3a };
  * process (fault-around maps at most 64 KiB around other faults), so the
  * tracer has to fault it in.
  */
-#define WB_DEMO_COLD_WORDS	(1 << 18)
-const __u32 wb_demo_cold[WB_DEMO_COLD_WORDS] __attribute__((aligned(4096))) = {
+#define WB_DEMO_COLD_WORDS	262144
+const __u32 wb_demo_cold[WB_DEMO_COLD_WORDS] = {
 	[WB_DEMO_COLD_WORDS / 2] = 0xc01dc0de,
 };
 
