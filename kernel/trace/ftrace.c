@@ -1,0 +1,1395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function-hook core: registering ftrace_ops, and what the shared callers
+ * (ftrace_caller / ftrace_regs_caller) call.
+ *
+ * This file holds
+ *  - ftrace_ops_list, the registered top-level ops in registration order,
+ *    and the rules for adding and removing ops, managers and subops;
+ *  - the per-site dispatcher arch_ftrace_ops_list_func() and the assist
+ *    wrapper for ops that want recursion or RCU protection from the core;
+ *  - the choice of the function the shared callers call, and with which op;
+ *  - ftrace_enabled (sysctl kernel.ftrace_enabled), ftrace_kill();
+ *  - the bookkeeping of trampolines the arch code allocates for an ops
+ *    (kernel_text_address(), unwinders, /proc/kallsyms, perf ksymbols).
+ *
+ * Locking and lifetime:
+ *  - ftrace_lock serialises every change made here.  A change reaches the
+ *    call sites through one ftrace_sites_update() (ftrace_patch.c), which
+ *    either applies it completely or, on error, changes nothing.
+ *  - ftrace_ops_list is written under ftrace_lock and published with RCU.
+ *    An unlinked ops keeps its next pointer, so a lockless walker standing
+ *    on it still reaches ftrace_list_end.
+ *  - A top-level ops is on ftrace_ops_list exactly while it has
+ *    FTRACE_OPS_FL_ENABLED and not FTRACE_OPS_FL_SUBOP.  A subop has both
+ *    flags, is linked on its manager's subop_list through ops->list, and
+ *    the manager is registered exactly while that list is not empty.
+ *  - When unregistering returns, no CPU and no task can still be running
+ *    the ops' callback or trampoline, whether the ops is static or not.
+ *  - A registered top-level ops whose trampoline the arch allocated
+ *    (FTRACE_OPS_FL_ALLOC_TRAMP) is linked on ftrace_tramp_list through
+ *    ops->list; readers walk that list locklessly (RCU or preemption off).
+ */
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kmsan-checks.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/trace_recursion.h>
+
+#include <asm/sections.h>
+
+#include "ftrace_internal.h"
+#include "trace.h"
+
+/* What /proc/kallsyms calls an arch-allocated trampoline, and its "module". */
+#define FTRACE_TRAMPOLINE_SYM	"ftrace_trampoline"
+#define FTRACE_TRAMPOLINE_MOD	"__builtin__ftrace"
+
+/* How often an update that only removes callbacks is retried on -ENOMEM. */
+#define FTRACE_REMOVAL_TRIES	50
+
+/* Serialises all changes of the core; see ftrace_internal.h. */
+DEFINE_MUTEX(ftrace_lock);
+
+/* End marker of ftrace_ops_list; also the op the dispatcher is handed. */
+struct ftrace_ops ftrace_list_end __read_mostly = {
+	.flags		= FTRACE_OPS_FL_STUB,
+	.func		= ftrace_stub,
+	.subop_list	= LIST_HEAD_INIT(ftrace_list_end.subop_list),
+	.func_hash	= &ftrace_list_end.local_hash,
+	.local_hash	= {
+		.regex_lock	= __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
+	},
+};
+
+struct ftrace_ops __rcu *ftrace_ops_list __read_mostly =
+	(struct ftrace_ops __rcu *)&ftrace_list_end;
+
+/* The top-level trace array's ops (tr->ops of the global trace array). */
+struct ftrace_ops global_ops = {
+	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
+	.func		= ftrace_stub,
+	.subop_list	= LIST_HEAD_INIT(global_ops.subop_list),
+	.func_hash	= &global_ops.local_hash,
+	.local_hash	= {
+		.filter_hash	= (struct ftrace_hash __rcu *)FTRACE_EMPTY_HASH,
+		.notrace_hash	= (struct ftrace_hash __rcu *)FTRACE_EMPTY_HASH,
+		.regex_lock	= __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
+	},
+};
+
+/*
+ * The shared callers.  ftrace_caller loads function_trace_op into the third
+ * argument register and a few instructions later (preemptibly) calls the
+ * target patched into ftrace_call; ftrace_regs_caller does the same.  The
+ * target is ftrace_stub, arch_ftrace_ops_list_func (both ignore the op), or
+ * the function of the only registered ops, which needs that ops as op.
+ *
+ * ftrace_trace_function is the target chosen by the last
+ * ftrace_pick_trace_func(), which the same update installs.  An update that
+ * fails changes nothing, so the choice is put back (ftrace_update_sites()).
+ *
+ * Protocol, so that no task ever calls an ops' function with another op:
+ *  - function_trace_op changes only while the installed target ignores it;
+ *  - the function of ops X is installed only when function_trace_op and
+ *    callers_settled_op are X: every task that may still reach ftrace_call
+ *    loaded X.  That holds after a full wait (rude + tasks RCU) since X was
+ *    stored, or at once when callers_idle: no site called the shared
+ *    callers since such a wait.  Should the patcher store the op itself,
+ *    the two differ and the switch waits, which stays safe.
+ *  - Otherwise the dispatcher is installed meanwhile; ftrace_shutdown(),
+ *    which waits anyway, finishes the switch after its wait.
+ * All of it under ftrace_lock.
+ */
+ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
+struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
+static struct ftrace_ops *callers_settled_op = &ftrace_list_end;
+static bool callers_idle = true;
+
+/* Sites may be patched; set to 1 by ftrace_init() once the sites are NOPs. */
+int ftrace_enabled __read_mostly;
+/* The value of the last successful ftrace_enabled_set(). */
+int last_ftrace_enabled;
+
+/* Set for good when the core found itself in an unknown state. */
+static bool ftrace_killed __read_mostly;
+
+/* ---- death ------------------------------------------------------------ */
+
+/**
+ * ftrace_kill - stop the function-hook core for good
+ *
+ * Used when the core hit an inconsistency (a site that could not be
+ * patched) or by tests.  Nothing is patched any more and every later
+ * register, unregister or update fails with -ENODEV.  Sites already
+ * patched are left as they are.
+ *
+ * Context: any; takes no lock.
+ */
+void ftrace_kill(void)
+{
+	WRITE_ONCE(ftrace_killed, true);
+	ftrace_enabled = 0;
+	WRITE_ONCE(ftrace_trace_function, ftrace_stub);
+	kprobe_ftrace_kill();
+}
+
+/**
+ * ftrace_is_dead - has ftrace_kill() been called?
+ *
+ * Return: 1 if the core is dead, 0 otherwise.
+ */
+int ftrace_is_dead(void)
+{
+	return ftrace_core_dead();
+}
+
+/**
+ * ftrace_core_dead - has ftrace_kill() been called?
+ *
+ * Return: true if the core is dead.
+ */
+bool ftrace_core_dead(void)
+{
+	return READ_ONCE(ftrace_killed);
+}
+
+/* ---- ops initialisation ---------------------------------------------- */
+
+/* Serialises first-time initialisation of any ops. */
+static DEFINE_MUTEX(ftrace_ops_init_lock);
+
+/* Returns false if @ops was initialised already (then @share is ignored). */
+static bool ftrace_ops_init_hash(struct ftrace_ops *ops,
+				 struct ftrace_ops_hash *share)
+{
+	/* The acquire pairs with the release below: the fields are ready. */
+	if (smp_load_acquire(&ops->flags) & FTRACE_OPS_FL_INITIALIZED)
+		return false;
+
+	guard(mutex)(&ftrace_ops_init_lock);
+	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
+		return false;
+
+	mutex_init(&ops->local_hash.regex_lock);
+	INIT_LIST_HEAD(&ops->subop_list);
+	if (!rcu_access_pointer(ops->local_hash.filter_hash))
+		RCU_INIT_POINTER(ops->local_hash.filter_hash, FTRACE_EMPTY_HASH);
+	if (!rcu_access_pointer(ops->local_hash.notrace_hash))
+		RCU_INIT_POINTER(ops->local_hash.notrace_hash, FTRACE_EMPTY_HASH);
+	ops->func_hash = share ?: &ops->local_hash;
+	/* Publishes the fields above to the lockless test at the top. */
+	smp_store_release(&ops->flags, ops->flags | FTRACE_OPS_FL_INITIALIZED);
+	return true;
+}
+
+/**
+ * ftrace_ops_init - prepare an ops' hashes on first use
+ * @ops: the ops
+ *
+ * Sets func_hash to the ops' own hashes (empty ones where none are set)
+ * and initialises their lock and the subop list, once.  Every entry point
+ * that touches an ops' hashes or registers it calls this first.
+ *
+ * Context: process context; may sleep.
+ */
+void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	ftrace_ops_init_hash(ops, NULL);
+}
+
+/**
+ * ftrace_ops_set_global_filter - make an ops follow the global filters
+ * @ops: an ops not used yet
+ *
+ * After this, @ops traces what the top-level function tracer's filter and
+ * notrace hashes (set_ftrace_filter, set_ftrace_notrace) select.  Does
+ * nothing if @ops was already initialised.
+ *
+ * Context: process context; may sleep.
+ */
+void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
+{
+	ftrace_ops_init_hash(ops, &global_ops.local_hash);
+}
+EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
+
+/* ---- the hot path ----------------------------------------------------- */
+
+/*
+ * The empty set, for a site the current generation does not know: just
+ * the NULL end mark (a static flexible array gets its initialised room).
+ */
+struct ftrace_site_set ftrace_no_site_set = { .ops = { NULL } };
+
+/* Member flags that need a closer look before its function is called. */
+#define FTRACE_OPS_CALL_CHECKS	\
+	(FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_SAVE_REGS | \
+	 FTRACE_OPS_FL_RECURSION)
+
+static void notrace ftrace_ops_assist_func(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs);
+
+/*
+ * A member with one of FTRACE_OPS_CALL_CHECKS: skip it where it must not
+ * run, and let the assist wrapper provide the recursion/RCU protection it
+ * asked for.
+ */
+static void notrace ftrace_call_checked(struct ftrace_ops *op,
+					unsigned long flags, unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_regs *fregs)
+{
+	if (flags & FTRACE_OPS_FL_STUB)
+		return;
+	/* A site still on its way to ftrace_regs_caller has no pt_regs yet. */
+	if ((flags & FTRACE_OPS_FL_SAVE_REGS) && !ftrace_get_regs(fregs))
+		return;
+	if (flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU)) {
+		ftrace_ops_assist_func(ip, parent_ip, op, fregs);
+		return;
+	}
+	op->func(ip, parent_ip, op, fregs);
+}
+
+/**
+ * arch_ftrace_ops_list_func - call every ops that wants this call site
+ * @ip: address of the call site
+ * @parent_ip: return address of the traced function
+ * @op: ignored (function_trace_op may be stale here)
+ * @fregs: the register frame built by the shared caller
+ *
+ * The target of ftrace_call / ftrace_regs_call whenever more than one ops
+ * is registered (the linker script aliases ftrace_ops_list_func to it).
+ * The set of ops comes from the current site generation: one lookup,
+ * whatever else is registered.  Preemption stays off while the set is in
+ * use, which keeps the generation alive (it is freed after
+ * synchronize_rcu_tasks_rude()).
+ *
+ * A member is called the way its own trampoline would call it: directly,
+ * or through the assist wrapper when it asked the core for recursion or
+ * RCU protection.  Members without FTRACE_OPS_FL_RECURSION protect
+ * themselves, as they must on their trampoline; so the dispatcher takes no
+ * recursion lock of its own, which keeps a shared site close to the cost
+ * of its callbacks.
+ *
+ * Context: any, including NMI and where RCU is not watching.
+ */
+void notrace arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
+{
+	struct ftrace_site_set *set;
+	struct ftrace_ops **next, *member;
+
+	kmsan_unpoison_memory(fregs, ftrace_regs_size());
+
+	preempt_disable_notrace();
+	set = ftrace_dispatch_find(ip);
+	/* ops[] ends with NULL: one pointer is all the loop keeps. */
+	for (next = set->ops; (member = *next); next++) {
+		unsigned long flags = READ_ONCE(member->flags);
+
+		if (unlikely(flags & FTRACE_OPS_CALL_CHECKS)) {
+			ftrace_call_checked(member, flags, ip, parent_ip, fregs);
+			continue;
+		}
+		/* ->func may change (pid filter): it is one word, loaded once. */
+		member->func(ip, parent_ip, member, fregs);
+	}
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(arch_ftrace_ops_list_func);
+
+/*
+ * Called instead of op->func, from the ops' trampoline or from the shared
+ * callers, for an ops that asked the core for recursion or RCU protection.
+ */
+static void notrace ftrace_ops_assist_func(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	int bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+
+	if (bit < 0)
+		return;
+	if (!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching())
+		op->func(ip, parent_ip, op, fregs);
+	trace_clear_recursion(bit);
+}
+
+NOKPROBE_SYMBOL(ftrace_ops_assist_func);
+
+/**
+ * ftrace_ops_get_func - the function a caller dedicated to one ops calls
+ * @ops: the ops
+ *
+ * Used for the ops' own trampoline and for ftrace_call when @ops is the
+ * only registered ops.
+ *
+ * Return: the assist wrapper if @ops has FTRACE_OPS_FL_RECURSION or
+ * FTRACE_OPS_FL_RCU (the core provides the protection), else @ops->func.
+ */
+ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
+{
+	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
+		return ftrace_ops_assist_func;
+	return ops->func;
+}
+
+/* ---- the registered ops list ----------------------------------------- */
+
+static struct ftrace_ops *ftrace_ops_deref(struct ftrace_ops __rcu **slot)
+{
+	return rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+}
+
+#define for_each_registered_ops(op)					\
+	for (op = ftrace_ops_deref(&ftrace_ops_list);			\
+	     op != &ftrace_list_end;					\
+	     op = ftrace_ops_deref(&op->next))
+
+/* Append, so that callbacks of one site run in registration order. */
+static void ftrace_ops_list_append(struct ftrace_ops *ops)
+{
+	struct ftrace_ops __rcu **slot = &ftrace_ops_list;
+
+	while (ftrace_ops_deref(slot) != &ftrace_list_end)
+		slot = &ftrace_ops_deref(slot)->next;
+
+	/* @ops must lead to the end before a walker can reach it. */
+	RCU_INIT_POINTER(ops->next, &ftrace_list_end);
+	rcu_assign_pointer(*slot, ops);
+}
+
+static bool ftrace_ops_list_remove(struct ftrace_ops *ops)
+{
+	struct ftrace_ops __rcu **slot = &ftrace_ops_list;
+	struct ftrace_ops *cur;
+
+	for (cur = ftrace_ops_deref(slot); cur != ops; cur = ftrace_ops_deref(slot)) {
+		if (cur == &ftrace_list_end)
+			return false;
+		slot = &cur->next;
+	}
+	rcu_assign_pointer(*slot, ftrace_ops_deref(&ops->next));
+	return true;
+}
+
+static bool ftrace_ops_list_empty(void)
+{
+	return ftrace_ops_deref(&ftrace_ops_list) == &ftrace_list_end;
+}
+
+/* The only registered ops, or NULL if there are none or several. */
+static struct ftrace_ops *ftrace_only_ops(void)
+{
+	struct ftrace_ops *first = ftrace_ops_deref(&ftrace_ops_list);
+
+	if (first == &ftrace_list_end ||
+	    ftrace_ops_deref(&first->next) != &ftrace_list_end)
+		return NULL;
+	return first;
+}
+
+/* ---- the shared callers' target ------------------------------------- */
+
+static bool ftrace_func_ignores_op(ftrace_func_t func)
+{
+	return func == ftrace_stub || func == arch_ftrace_ops_list_func;
+}
+
+/* May ftrace_call call @ops' function now?  Moves function_trace_op along. */
+static bool ftrace_callers_ready_for(struct ftrace_ops *ops)
+{
+	if (function_trace_op != ops) {
+		if (!ftrace_func_ignores_op(ftrace_trace_function))
+			return false;
+		WRITE_ONCE(function_trace_op, ops);
+		/* Installing the new target (text_poke_bp() IPIs) orders it. */
+		smp_wmb();
+		callers_settled_op = callers_idle ? ops : NULL;
+	}
+	return callers_settled_op == ops;
+}
+
+/**
+ * ftrace_pick_trace_func - choose what ftrace_call / ftrace_regs_call call
+ *
+ * Sets ftrace_trace_function, and function_trace_op when that is safe, for
+ * the registered ops: ftrace_stub when none is registered or ftrace is
+ * disabled, ftrace_ops_get_func() of the only ops, else the dispatcher.
+ * The dispatcher also stands in while switching to one ops' function is
+ * not safe yet (see the protocol above ftrace_trace_function).
+ *
+ * Called by ftrace_sites_update(), once per update, before it patches
+ * anything.  By the end of a successful update the shared callers must call
+ * ftrace_trace_function (also when it is ftrace_stub); meanwhile they may
+ * call the old target or the dispatcher.  A failed update leaves them alone.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_pick_trace_func(void)
+{
+	struct ftrace_ops *only;
+	ftrace_func_t target;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	only = ftrace_only_ops();
+	if (ftrace_core_dead() || !ftrace_enabled || ftrace_ops_list_empty())
+		target = ftrace_stub;
+	else if (only && ftrace_callers_ready_for(only))
+		target = ftrace_ops_get_func(only);
+	else
+		target = arch_ftrace_ops_list_func;
+
+	if (target != ftrace_stub)
+		callers_idle = false;
+	WRITE_ONCE(ftrace_trace_function, target);
+}
+
+/* @ops leaves for good: do not keep it as the op (the target ignores it). */
+static void ftrace_callers_forget(struct ftrace_ops *ops)
+{
+	if (function_trace_op != ops)
+		return;
+	WRITE_ONCE(function_trace_op, &ftrace_list_end);
+	callers_settled_op = callers_idle ? &ftrace_list_end : NULL;
+}
+
+/* Called after a full wait: nobody holds an op loaded before it began. */
+static void ftrace_callers_waited(void)
+{
+	callers_settled_op = function_trace_op;
+	/* ftrace_stub was installed before that wait and every site is a NOP. */
+	if (ftrace_trace_function == ftrace_stub)
+		callers_idle = true;
+}
+
+/*
+ * Run one update of the call sites.  On error the patcher changed nothing,
+ * so the shared callers still call what they called before.
+ */
+static int ftrace_update_sites(int command)
+{
+	ftrace_func_t before = ftrace_trace_function;
+	int ret;
+
+	ret = ftrace_sites_update(command);
+	if (ret)
+		WRITE_ONCE(ftrace_trace_function, before);
+	return ret;
+}
+
+/*
+ * An update that only removes callbacks must not fail: callers free their
+ * ops once we return.  Only memory can run short; try for a while.
+ */
+static int ftrace_update_sites_removing(int command)
+{
+	int tries, ret;
+
+	for (tries = 1; ; tries++) {
+		ret = ftrace_update_sites(command);
+		if (ret != -ENOMEM || tries == FTRACE_REMOVAL_TRIES)
+			break;
+		msleep(20);
+	}
+	WARN_ON_ONCE(ret && !ftrace_core_dead());
+	return ret;
+}
+
+/*
+ * Wait until nothing reached through the previous update still runs: code
+ * with preemption off (also where RCU does not watch) for the rude flavour,
+ * tasks preempted inside a trampoline or callback for the tasks flavour.
+ */
+static void ftrace_wait_for_callbacks(void)
+{
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+	ftrace_callers_waited();
+}
+
+/* ---- trampolines ------------------------------------------------------ */
+
+void __weak arch_ftrace_update_trampoline(struct ftrace_ops *ops)
+{
+}
+
+void * __weak arch_ftrace_trampoline_func(struct ftrace_ops *ops,
+					  struct dyn_ftrace *rec)
+{
+	return NULL;
+}
+
+void __weak arch_ftrace_trampoline_free(struct ftrace_ops *ops)
+{
+}
+
+/* Ops with an arch-allocated trampoline, linked through ops->list. */
+static LIST_HEAD(ftrace_tramp_list);
+
+static bool ftrace_tramp_listed(struct ftrace_ops *ops)
+{
+	struct ftrace_ops *op;
+
+	list_for_each_entry(op, &ftrace_tramp_list, list)
+		if (op == ops)
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_trampoline_add - publish an ops' newly allocated trampoline
+ * @ops: an ops whose trampoline the arch code just allocated
+ *
+ * Makes the trampoline known to is_ftrace_trampoline(), /proc/kallsyms
+ * and perf.  Does nothing for a trampoline the arch did not allocate
+ * (FTRACE_OPS_FL_ALLOC_TRAMP unset) or one already published.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_trampoline_add(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !ops->trampoline ||
+	    ftrace_tramp_listed(ops))
+		return;
+
+	list_add_rcu(&ops->list, &ftrace_tramp_list);
+	/* The symbol first, then the text that appeared under it. */
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
+	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
+			     (void *)ops->trampoline, ops->trampoline_size);
+}
+
+/**
+ * ftrace_trampoline_free - retire and free an ops' trampoline
+ * @ops: an ops no site and no task can reach any more
+ *
+ * Unpublishes the trampoline (perf events, kallsyms, lookups), waits until
+ * lockless readers are done with @ops, then lets the arch free it.
+ *
+ * Context: ftrace_lock held; sleeps.
+ */
+void ftrace_trampoline_free(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_tramp_listed(ops)) {
+		void *tramp = (void *)ops->trampoline;
+
+		perf_event_text_poke(tramp, tramp, ops->trampoline_size, NULL, 0);
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+				   ops->trampoline_size, true,
+				   FTRACE_TRAMPOLINE_SYM);
+		list_del_rcu(&ops->list);
+		synchronize_rcu();
+	}
+	arch_ftrace_trampoline_free(ops);
+}
+
+/* Let the arch create or retarget @ops' trampoline; publish a new one. */
+static void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+
+	arch_ftrace_update_trampoline(ops);
+	if (ops->trampoline && ops->trampoline != before)
+		ftrace_trampoline_add(ops);
+}
+
+/**
+ * ftrace_ops_trampoline - find the ops owning an allocated trampoline
+ * @addr: a text address
+ *
+ * Return: the ops whose arch-allocated trampoline contains @addr, or NULL.
+ * The ops stays valid only while the caller can be sure its trampoline is
+ * in use (for example, while unwinding a task running in it).
+ *
+ * Context: any, lockless.
+ */
+struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
+{
+	struct ftrace_ops *op, *found = NULL;
+
+	preempt_disable_notrace();
+	list_for_each_entry_rcu(op, &ftrace_tramp_list, list, true) {
+		if (addr >= op->trampoline &&
+		    addr - op->trampoline < op->trampoline_size) {
+			found = op;
+			break;
+		}
+	}
+	preempt_enable_notrace();
+	return found;
+}
+
+/**
+ * is_ftrace_trampoline - is an address inside an allocated trampoline?
+ * @addr: a text address
+ *
+ * Return: true if @addr is in the trampoline the arch allocated for a
+ * registered ops (kernel_text_address() counts it as kernel text).
+ *
+ * Context: any, lockless.
+ */
+bool is_ftrace_trampoline(unsigned long addr)
+{
+	return ftrace_ops_trampoline(addr);
+}
+
+/* ---- kallsyms: freed module init functions, trampolines -------------- */
+
+#ifdef CONFIG_MODULES
+/*
+ * A traced function of a module's init text, kept after that text is freed
+ * so that addresses already in trace buffers still resolve.  Added and
+ * removed under ftrace_lock, read under RCU, freed after a grace period.
+ */
+struct ftrace_kept_sym {
+	struct list_head	list;
+	struct rcu_head		rcu;
+	struct module		*mod;
+	unsigned long		addr;
+	unsigned long		size;
+	char			name[];
+};
+
+static LIST_HEAD(ftrace_kept_syms);
+
+/**
+ * ftrace_mod_syms_keep - remember the function of a call site being freed
+ * @mod: the module whose init text is freed
+ * @ip: a call site in that text
+ *
+ * Called by ftrace_free_mem() for each site of a module's init text while
+ * some ops is registered, before the text and its symbols go away.
+ * Allocation failure only loses the name.
+ *
+ * Context: ftrace_lock held; may sleep.
+ */
+void ftrace_mod_syms_keep(struct module *mod, unsigned long ip)
+{
+	char name[KSYM_NAME_LEN];
+	struct ftrace_kept_sym *ks;
+	unsigned long size, off;
+	char *modname;
+	size_t len;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (!kallsyms_lookup(ip, &size, &off, &modname, name))
+		return;
+	len = strlen(name) + 1;
+	ks = kmalloc(struct_size(ks, name, len), GFP_KERNEL);
+	if (!ks)
+		return;
+	ks->mod = mod;
+	ks->addr = ip - off;
+	ks->size = size;
+	memcpy(ks->name, name, len);
+	list_add_tail_rcu(&ks->list, &ftrace_kept_syms);
+}
+
+/**
+ * ftrace_mod_syms_drop - forget the kept functions of a module
+ * @mod: a module going away
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_mod_syms_drop(struct module *mod)
+{
+	struct ftrace_kept_sym *ks, *tmp;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	list_for_each_entry_safe(ks, tmp, &ftrace_kept_syms, list) {
+		if (ks->mod != mod)
+			continue;
+		list_del_rcu(&ks->list);
+		kfree_rcu(ks, rcu);
+	}
+}
+
+/**
+ * ftrace_mod_address_lookup - resolve an address of freed module init text
+ * @addr: the address
+ * @size: if not NULL, gets the function's size
+ * @off: if not NULL, gets @addr's offset in the function
+ * @modname: if not NULL, gets the module name
+ * @modbuildid: if not NULL, gets the module build id
+ * @sym: gets the function name (KSYM_NAME_LEN bytes)
+ *
+ * Return: the length of the name, or 0 if @addr is not a kept function.
+ *
+ * Context: any; lockless.
+ */
+int ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+			      unsigned long *off, char **modname,
+			      const unsigned char **modbuildid, char *sym)
+{
+	struct ftrace_kept_sym *ks;
+
+	guard(rcu)();
+	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
+		if (addr < ks->addr || addr - ks->addr >= ks->size)
+			continue;
+		if (size)
+			*size = ks->size;
+		if (off)
+			*off = addr - ks->addr;
+		if (modname)
+			*modname = ks->mod->name;
+		if (modbuildid)
+			*modbuildid = module_buildid(ks->mod);
+		return strscpy(sym, ks->name, KSYM_NAME_LEN);
+	}
+	return 0;
+}
+
+/* Fills in kept symbol number *@symnum, or consumes their count from it. */
+static bool ftrace_kept_sym_nth(unsigned int *symnum, unsigned long *value,
+				char *type, char *name, char *module_name,
+				int *exported)
+{
+	struct ftrace_kept_sym *ks;
+
+	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
+		if (*symnum) {
+			(*symnum)--;
+			continue;
+		}
+		*value = ks->addr;
+		*type = 'T';
+		strscpy(name, ks->name, KSYM_NAME_LEN);
+		strscpy(module_name, ks->mod->name, MODULE_NAME_LEN);
+		*exported = 1;
+		return true;
+	}
+	return false;
+}
+#else
+static bool ftrace_kept_sym_nth(unsigned int *symnum, unsigned long *value,
+				char *type, char *name, char *module_name,
+				int *exported)
+{
+	return false;
+}
+#endif /* CONFIG_MODULES */
+
+/**
+ * ftrace_mod_get_kallsym - the symbols /proc/kallsyms lists for ftrace
+ * @symnum: index of the symbol wanted
+ * @value: gets its address
+ * @type: gets its type letter
+ * @name: gets its name (KSYM_NAME_LEN bytes)
+ * @module_name: gets its module name (MODULE_NAME_LEN bytes)
+ * @exported: gets whether it counts as exported
+ *
+ * Lists the kept functions of freed module init text, then one
+ * "ftrace_trampoline" in module "__builtin__ftrace" per allocated
+ * trampoline.
+ *
+ * Return: 0 if symbol @symnum exists, -ERANGE otherwise.
+ *
+ * Context: process context; lockless.
+ */
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name,
+			   int *exported)
+{
+	struct ftrace_ops *op;
+
+	guard(rcu)();
+	if (ftrace_kept_sym_nth(&symnum, value, type, name, module_name,
+				exported))
+		return 0;
+
+	list_for_each_entry_rcu(op, &ftrace_tramp_list, list) {
+		if (symnum) {
+			symnum--;
+			continue;
+		}
+		*value = op->trampoline;
+		*type = 't';
+		strscpy(name, FTRACE_TRAMPOLINE_SYM, KSYM_NAME_LEN);
+		strscpy(module_name, FTRACE_TRAMPOLINE_MOD, MODULE_NAME_LEN);
+		*exported = 0;
+		return 0;
+	}
+	return -ERANGE;
+}
+
+/* ---- registration ----------------------------------------------------- */
+
+/* Checks that change nothing; every rejection of a registration is here. */
+static int ftrace_ops_check(struct ftrace_ops *ops)
+{
+	unsigned long flags = ops->flags;
+	struct ftrace_hash *filter;
+
+	if (!ops->func || (flags & FTRACE_OPS_FL_DELETED))
+		return -EINVAL;
+	if (flags & FTRACE_OPS_FL_ENABLED)
+		return -EBUSY;
+
+	if (flags & FTRACE_OPS_FL_IPMODIFY) {
+		if (!(flags & (FTRACE_OPS_FL_SAVE_REGS |
+			       FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)))
+			return -EINVAL;
+		/* It redirects functions: it has to say which ones. */
+		filter = rcu_dereference_protected(ops->func_hash->filter_hash,
+						   lockdep_is_held(&ftrace_lock));
+		if (ftrace_hash_empty(filter))
+			return -EINVAL;
+	}
+
+	if ((flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
+		return -EBUSY;
+	return 0;
+}
+
+/**
+ * __register_ftrace_function - link an ops into ftrace_ops_list
+ * @ops: the ops
+ *
+ * Validates @ops, completes its flags (SAVE_REGS_IF_SUPPORTED means
+ * SAVE_REGS here, DYNAMIC unless it lives in core kernel data), sets
+ * saved_func and the pid-filtering func, gets it a trampoline and appends
+ * it to ftrace_ops_list with FTRACE_OPS_FL_ENABLED.  Patches nothing.
+ *
+ * Context: ftrace_lock held; may sleep.
+ * Return: 0; -EINVAL for an ops without func, a deleted ops or an
+ * IPMODIFY ops without SAVE_REGS or filter; -EBUSY if it is enabled
+ * already, or PERMANENT while ftrace_enabled is 0.  On error @ops is
+ * unchanged.
+ */
+int __register_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	ftrace_ops_init(ops);
+	ret = ftrace_ops_check(ops);
+	if (ret)
+		return ret;
+
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	if (!is_kernel_core_data((unsigned long)ops))
+		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
+
+	ops->saved_func = ops->func;
+	if (ftrace_pids_enabled(ops))
+		ops->func = ftrace_pid_func;
+
+	/* The trampoline calls ftrace_ops_get_func(ops): func is final now. */
+	ftrace_ops_refresh_trampoline(ops);
+
+	ops->flags |= FTRACE_OPS_FL_ENABLED;
+	ftrace_ops_list_append(ops);
+	return 0;
+}
+
+/**
+ * __unregister_ftrace_function - unlink an ops from ftrace_ops_list
+ * @ops: a registered top-level ops
+ *
+ * Clears FTRACE_OPS_FL_ENABLED and unlinks @ops.  Patches nothing; its
+ * func and trampoline are left for ftrace_shutdown() to restore and free.
+ *
+ * Context: ftrace_lock held.
+ * Return: 0; -EBUSY if @ops is not registered; -EINVAL if it is a subop.
+ */
+int __unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EBUSY;
+	if (WARN_ON_ONCE(ops->flags & FTRACE_OPS_FL_SUBOP))
+		return -EINVAL;
+	if (WARN_ON_ONCE(!ftrace_ops_list_remove(ops)))
+		return -EINVAL;
+
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+	return 0;
+}
+
+/*
+ * Undo a registration whose update failed.  That update published nothing,
+ * so no site and no task ever reached @ops or its trampoline.
+ */
+static void ftrace_startup_undo(struct ftrace_ops *ops, unsigned long flags)
+{
+	ftrace_ops_list_remove(ops);
+	ftrace_callers_forget(ops);
+	ftrace_trampoline_free(ops);
+	ops->func = ops->saved_func;
+	ops->flags = flags;
+}
+
+/**
+ * ftrace_startup - register an ops and patch its call sites
+ * @ops: the ops
+ * @command: extra FTRACE_* commands for the same update (graph caller)
+ *
+ * Callbacks may start before this returns.  With ftrace_enabled 0 the ops
+ * is registered but no site calls it until ftrace is enabled again.
+ *
+ * Context: ftrace_lock held; may sleep.
+ * Return: 0; -ENODEV if the core is dead; an error of
+ * __register_ftrace_function(); -EBUSY if the update finds a clash (two
+ * IPMODIFY or direct ops on one function); -ENOMEM.  On error @ops is
+ * unchanged and nothing calls it.
+ */
+int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	unsigned long flags;
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	ftrace_ops_init(ops);
+	flags = ops->flags;
+	ret = __register_ftrace_function(ops);
+	if (ret)
+		return ret;
+
+	ops->flags |= FTRACE_OPS_FL_ADDING;
+	ret = ftrace_update_sites(command);
+	ops->flags &= ~FTRACE_OPS_FL_ADDING;
+	if (ret) {
+		ftrace_startup_undo(ops, flags);
+		return ret;
+	}
+
+	if (unlikely(ftrace_core_dead())) {
+		/* The patching broke: keep nothing pointing at @ops. */
+		__unregister_ftrace_function(ops);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/**
+ * ftrace_shutdown - unregister an ops and unpatch its call sites
+ * @ops: a registered top-level ops
+ * @command: extra FTRACE_* commands for the same update (graph caller)
+ *
+ * When this returns 0, no site calls @ops, no CPU or task runs its
+ * callback or trampoline, its func is back to what was registered and its
+ * trampoline is freed: the caller may free @ops.
+ *
+ * Context: ftrace_lock held; sleeps (two RCU-tasks grace periods).
+ * Return: 0; -ENODEV if the core is dead; -EBUSY if @ops is not
+ * registered; -EINVAL if it is a subop; the error of an update that kept
+ * failing (after a warning; @ops is then unregistered but possibly still
+ * called).
+ */
+int ftrace_shutdown(struct ftrace_ops *ops, int command)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	ret = __unregister_ftrace_function(ops);
+	if (ret)
+		return ret;
+
+	ops->flags |= FTRACE_OPS_FL_REMOVING;
+	ret = ftrace_update_sites_removing(command);
+	if (ret) {
+		ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+		return ret;
+	}
+	ftrace_callers_forget(ops);
+
+	ftrace_wait_for_callbacks();
+
+	ops->func = ops->saved_func;
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	ftrace_trampoline_free(ops);
+
+	/* One ops left: ftrace_call may now call it directly. */
+	if (ftrace_only_ops() && ftrace_trace_function == arch_ftrace_ops_list_func)
+		ftrace_update_sites(0);
+	return 0;
+}
+
+static void ftrace_subops_unlink(struct ftrace_ops *subops)
+{
+	list_del_init(&subops->list);
+	subops->flags &= ~(FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_SUBOP);
+	subops->managed = NULL;
+}
+
+/**
+ * ftrace_startup_subops - add a subop to a manager ops
+ * @ops: the manager (fgraph's graph_ops)
+ * @subops: the ops to add; it is never on ftrace_ops_list
+ * @command: extra FTRACE_* commands for the same update
+ *
+ * The manager wants every function one of its subops wants; its func
+ * decides which subops to run.  The first subop registers the manager.
+ *
+ * Context: ftrace_lock held; may sleep.
+ * Return: 0; -ENODEV if the core is dead; -EBUSY if @subops is enabled
+ * already; -EINVAL if @ops is itself a subop; or the error of registering
+ * the manager or of the update.  On error nothing changed.
+ */
+int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
+			  int command)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	ftrace_ops_init(ops);
+	ftrace_ops_init(subops);
+	if (WARN_ON_ONCE(subops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EBUSY;
+	if (WARN_ON_ONCE(ops->flags & FTRACE_OPS_FL_SUBOP))
+		return -EINVAL;
+
+	list_add_tail(&subops->list, &ops->subop_list);
+	subops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_SUBOP;
+	subops->managed = ops;
+
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		ret = ftrace_update_sites(command);
+	else
+		ret = ftrace_startup(ops, command);
+	if (ret)
+		ftrace_subops_unlink(subops);
+	return ret;
+}
+
+/**
+ * ftrace_shutdown_subops - remove a subop from its manager
+ * @ops: the manager
+ * @subops: a subop of @ops
+ * @command: extra FTRACE_* commands for the same update
+ *
+ * The functions only @subops wanted are unpatched; the last subop takes
+ * the manager down with ftrace_shutdown(), with its guarantees.
+ *
+ * Context: ftrace_lock held; may sleep.
+ * Return: 0; -ENODEV if the core is dead; -EINVAL if @subops is not a
+ * subop of @ops; or the error of the update (then @subops stays).
+ */
+int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
+			   int command)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+	if (WARN_ON_ONCE(!(subops->flags & FTRACE_OPS_FL_ENABLED) ||
+			 subops->managed != ops))
+		return -EINVAL;
+
+	list_del_init(&subops->list);
+	if (list_empty(&ops->subop_list))
+		ret = ftrace_shutdown(ops, command);
+	else
+		ret = ftrace_update_sites_removing(command);
+	if (ret) {
+		list_add_tail(&subops->list, &ops->subop_list);
+		return ret;
+	}
+
+	ftrace_subops_unlink(subops);
+	return 0;
+}
+
+/**
+ * register_ftrace_function - start calling an ops' function
+ * @ops: the ops; only ->func is required
+ *
+ * From now on (callbacks may begin before this returns), every function
+ * selected by @ops' filter and notrace hashes (all functions if the
+ * filter is empty) calls @ops->func(ip, parent_ip, op, fregs) on entry.
+ * The callback and everything it calls must be notrace.  Callbacks of
+ * several ops on one function run in registration order.
+ *
+ * Context: process context; takes ftrace_lock; may sleep.
+ * Return: 0; -EINVAL for an ops without func, or an IPMODIFY ops without
+ * FTRACE_OPS_FL_SAVE_REGS or without a filter; -EBUSY if @ops is
+ * registered already, if it is PERMANENT while ftrace_enabled is 0, or if
+ * it would share a function with another IPMODIFY or direct ops; -ENOMEM;
+ * -ENODEV if ftrace is dead.  On error nothing changed.
+ */
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	ftrace_ops_init(ops);
+
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
+}
+EXPORT_SYMBOL_GPL(register_ftrace_function);
+
+/**
+ * unregister_ftrace_function - stop calling an ops' function
+ * @ops: an ops registered with register_ftrace_function()
+ *
+ * When this returns 0, no function calls @ops any more and no CPU or task
+ * is still running its callback, so @ops may be freed or reused.
+ *
+ * Context: process context; takes ftrace_lock; sleeps.
+ * Return: 0; -EBUSY if @ops is not registered; -ENODEV if ftrace is dead.
+ */
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_shutdown(ops, 0);
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_function);
+
+/* ---- changes of registered ops -------------------------------------- */
+
+/* Does a registered ops or subop use @ops' hashes? */
+static bool ftrace_ops_hash_live(struct ftrace_ops *ops)
+{
+	struct ftrace_ops_hash *hash = ops->func_hash;
+	struct ftrace_ops *op, *sub;
+
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		return true;
+	if (!hash)
+		return false;
+
+	for_each_registered_ops(op) {
+		if (op->func_hash == hash)
+			return true;
+		list_for_each_entry(sub, &op->subop_list, list)
+			if (sub->func_hash == hash)
+				return true;
+	}
+	return false;
+}
+
+/**
+ * ftrace_ops_hash_changed - apply a new filter or notrace hash of an ops
+ * @ops: the owner of the hashes that changed
+ *
+ * Runs one update if @ops, a subop, or another registered ops or subop
+ * sharing @ops' hashes (func_hash) is registered; else there is nothing
+ * to patch.
+ *
+ * Context: ftrace_lock held; may sleep.
+ * Return: 0; -ENODEV if the core is dead; or the error of the update
+ * (-EBUSY for an IPMODIFY clash, -ENOMEM), which changed nothing.
+ */
+int ftrace_ops_hash_changed(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+	if (!ftrace_ops_hash_live(ops))
+		return 0;
+	return ftrace_update_sites(0);
+}
+
+/**
+ * ftrace_update_pid_func - follow a change of the pid filters
+ *
+ * Points every registered FTRACE_OPS_FL_PID ops at ftrace_pid_func() or
+ * back at its own function, retargets its trampoline, tells fgraph, and
+ * updates the shared callers if a function changed.
+ *
+ * Context: ftrace_lock held; may sleep.
+ */
+void ftrace_update_pid_func(void)
+{
+	bool changed = false;
+	struct ftrace_ops *op;
+	ftrace_func_t func;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return;
+
+	for_each_registered_ops(op) {
+		if (!(op->flags & FTRACE_OPS_FL_PID))
+			continue;
+		func = ftrace_pids_enabled(op) ? ftrace_pid_func : op->saved_func;
+		if (op->func == func)
+			continue;
+		WRITE_ONCE(op->func, func);
+		ftrace_ops_refresh_trampoline(op);
+		changed = true;
+	}
+
+	fgraph_update_pid_func();
+
+	/* The dispatcher reads op->func each time; ftrace_call may not. */
+	if (changed)
+		ftrace_update_sites(0);
+}
+
+/* ---- ftrace_enabled ---------------------------------------------------- */
+
+static bool ftrace_permanent_ops_registered(void)
+{
+	struct ftrace_ops *op;
+
+	for_each_registered_ops(op)
+		if (op->flags & FTRACE_OPS_FL_PERMANENT)
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_enabled_set - turn call-site patching on or off
+ * @on: the new state
+ *
+ * Off makes every call site a NOP and ftrace_call call ftrace_stub;
+ * registered ops stay registered.  On patches them back.  What writing
+ * sysctl kernel.ftrace_enabled does.
+ *
+ * Context: process context; takes ftrace_lock; may sleep.
+ * Return: 0; -EBUSY when turning off while a FTRACE_OPS_FL_PERMANENT ops
+ * is registered; -ENODEV if the core is dead; or the error of the update.
+ * On error nothing changed.
+ */
+int ftrace_enabled_set(bool on)
+{
+	int before, command = 0;
+	int ret;
+
+	guard(mutex)(&ftrace_lock);
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	before = ftrace_enabled;
+	if (on == !!last_ftrace_enabled && on == !!before)
+		return 0;
+	if (!on && ftrace_permanent_ops_registered())
+		return -EBUSY;
+
+	if (ftrace_graph_active)
+		command = on ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET;
+
+	ftrace_enabled = on;
+	ret = ftrace_update_sites(command);
+	if (ret) {
+		ftrace_enabled = before;
+		return ret;
+	}
+	last_ftrace_enabled = on;
+	return 0;
+}
+
+#ifdef CONFIG_SYSCTL
+static int ftrace_enabled_sysctl(const struct ctl_table *table, int write,
+				 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct ctl_table copy = *table;
+	int val = READ_ONCE(ftrace_enabled);
+	int ret;
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	/* Parse into a copy: a refused write leaves ftrace_enabled alone. */
+	copy.data = &val;
+	ret = proc_dointvec(&copy, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	return ftrace_enabled_set(val != 0);
+}
+
+static struct ctl_table ftrace_sysctl_table[] = {
+	{
+		.procname	= "ftrace_enabled",
+		.mode		= 0644,
+		.proc_handler	= ftrace_enabled_sysctl,
+		.data		= &ftrace_enabled,
+		.maxlen		= sizeof(int),
+	},
+};
+
+static int __init ftrace_sysctl_init(void)
+{
+	register_sysctl_init("kernel", ftrace_sysctl_table);
+	return 0;
+}
+late_initcall(ftrace_sysctl_init);
+#endif /* CONFIG_SYSCTL */
+
+/* ---- trace arrays ------------------------------------------------------ */
+
+/**
+ * ftrace_init_global_array_ops - give the top-level trace array its ops
+ * @tr: the global trace array
+ *
+ * Context: boot.
+ */
+__init void ftrace_init_global_array_ops(struct trace_array *tr)
+{
+	tr->ops = &global_ops;
+	global_ops.private = tr;
+	ftrace_init_trace_array(tr);
+	init_array_fgraph_ops(tr, tr->ops);
+}
+
+/**
+ * ftrace_init_array_ops - set the callback of a trace array's ops
+ * @tr: the trace array
+ * @func: the tracer's callback
+ *
+ * Context: tracer init, with the ops unregistered.
+ */
+void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
+{
+	/* The global ops passes from tracer to tracer; it must be free. */
+	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		WARN(tr->ops->func != ftrace_stub,
+		     "ftrace: global ops still calls %ps\n", tr->ops->func);
+	tr->ops->func = func;
+	tr->ops->private = tr;
+}
+
+/**
+ * ftrace_reset_array_ops - clear the callback of a trace array's ops
+ * @tr: the trace array
+ *
+ * Context: tracer reset, with the ops unregistered.
+ */
+void ftrace_reset_array_ops(struct trace_array *tr)
+{
+	tr->ops->func = ftrace_stub;
+}

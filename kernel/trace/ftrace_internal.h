@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface of the function-hook core (kernel/trace/ftrace*.c).
+ *
+ * The core is split by concept:
+ *   ftrace.c          ops registration, the per-site dispatcher, recursion and
+ *                     RCU assist, ftrace_enabled, trampolines bookkeeping
+ *   ftrace_sites.c    call-site records: boot, modules, init text, lookups
+ *   ftrace_patch.c    what each site should call, and the batched update
+ *   ftrace_hash.c     ip hashes, ops filter test, glob matching, func mapper
+ *   ftrace_filter.c   filter/notrace API, record matching, boot parameters
+ *   ftrace_regex.c    set_ftrace_filter/notrace/set_graph_* files, commands
+ *   ftrace_probes.c   function probes (traceon, snapshot, enable_event, ...)
+ *   ftrace_files.c    available_filter_functions, enabled_functions, tracefs
+ *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
+ *   ftrace_profile.c  function profiler
+ *   ftrace_direct.c   direct-call trampolines
+ *
+ * Locking, for everything below unless said otherwise:
+ *  - ftrace_lock (mutex) serialises every change: the ops list, the site
+ *    groups, record state, the site generation and ops hash pointers.
+ *  - The hot path (a traced call) reads the current site generation and the
+ *    ops hashes without locks, with preemption disabled.  Anything a traced
+ *    call may read is freed only after synchronize_rcu_tasks_rude() (or, for
+ *    hashes, an RCU grace period through call_rcu()).
+ *  - Site groups are read locklessly by ftrace_location() and friends under
+ *    rcu_read_lock() (or preemption disabled); they are unlinked with
+ *    rcu_assign_pointer() and freed after synchronize_rcu().
+ */
+#ifndef _LINUX_KERNEL_FTRACE_INTERNAL_H
+#define _LINUX_KERNEL_FTRACE_INTERNAL_H
+
+#include <linux/ftrace.h>
+#include <linux/hash.h>
+
+#ifdef CONFIG_FUNCTION_TRACER
+
+/* The top-level function tracer's ops, and the lock of every change. */
+extern struct ftrace_ops global_ops;
+extern struct mutex ftrace_lock;
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+/* ---- ftrace.c: ops registration ------------------------------------- */
+
+/* Add/remove @ops; with ftrace_lock held, and the command for the update. */
+int ftrace_startup(struct ftrace_ops *ops, int command);
+int ftrace_shutdown(struct ftrace_ops *ops, int command);
+/* Link/unlink @ops in ftrace_ops_list only (no update); ftrace_lock held. */
+int __register_ftrace_function(struct ftrace_ops *ops);
+int __unregister_ftrace_function(struct ftrace_ops *ops);
+int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
+			  int command);
+int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
+			   int command);
+
+/* Non-zero while call sites may be patched (sysctl ftrace_enabled, not dead). */
+extern int ftrace_enabled;
+extern int last_ftrace_enabled;
+bool ftrace_core_dead(void);
+/*
+ * What writing kernel.ftrace_enabled does: 0 fails with -EBUSY while a
+ * PERMANENT ops is registered.  Returns 0, -EBUSY, -ENODEV (dead) or
+ * -ENOMEM.  Takes ftrace_lock.
+ */
+int ftrace_enabled_set(bool on);
+
+/*
+ * Re-derive every call site's target after @ops (registered, a subop of a
+ * registered manager, or the owner of a hash a registered subop shares)
+ * changed its filter or notrace hash.  Returns 0, or the error of the
+ * update (for example -EBUSY on an IPMODIFY clash), in which case nothing
+ * was changed.  Caller holds ftrace_lock.
+ */
+int ftrace_ops_hash_changed(struct ftrace_ops *ops);
+
+/* Give @ops its own hashes (func_hash = &local_hash) unless initialised. */
+void ftrace_ops_init(struct ftrace_ops *ops);
+
+/* The func ftrace_call/ftrace_regs_call in ftrace_caller should call now. */
+void ftrace_pick_trace_func(void);
+
+/* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
+void ftrace_update_pid_func(void);
+
+/* ftrace_pid.c: the func used for an ops with FTRACE_OPS_FL_PID and pids set. */
+void ftrace_pid_func(unsigned long ip, unsigned long parent_ip,
+		     struct ftrace_ops *op, struct ftrace_regs *fregs);
+bool ftrace_pids_enabled(struct ftrace_ops *ops);
+
+/* ---- ftrace_sites.c: call-site records ------------------------------ */
+
+/*
+ * A group holds the call sites of vmlinux or of one module, sorted by ip.
+ * recs[] never moves while the group is linked; a group whose records must
+ * shrink (init text freed) is replaced by a copy.  cur_addr[i] is what
+ * recs[i] calls now (0: the 5-byte NOP); set[i] is the ops set of the
+ * current site generation that wants recs[i] (NULL: none).
+ */
+struct ftrace_site_group {
+	struct ftrace_site_group __rcu	*next;
+	struct module			*mod;	/* NULL: vmlinux */
+	unsigned int			nr;
+	unsigned int			pages;	/* accounting for dyn_ftrace_total_info */
+	struct dyn_ftrace		*recs;
+	unsigned long			*cur_addr;
+	struct ftrace_site_set		**set;
+	struct rcu_head			rcu;
+};
+
+extern struct ftrace_site_group __rcu *ftrace_site_groups;
+
+#define for_each_site_group(g)						\
+	for (g = rcu_dereference_check(ftrace_site_groups,		\
+				       lockdep_is_held(&ftrace_lock));	\
+	     g; g = rcu_dereference_check(g->next,			\
+					  lockdep_is_held(&ftrace_lock)))
+
+/* Record with exactly this ip, or NULL.  ftrace_lock or RCU. */
+struct dyn_ftrace *ftrace_site_lookup(unsigned long ip);
+/* Group and index of @rec; cached for sequential walks. */
+struct ftrace_site_group *ftrace_site_group_of(struct dyn_ftrace *rec,
+					       unsigned int *idx);
+/*
+ * Symbol of a record: fills @name (KSYM_NAME_LEN) and *@modname (NULL for
+ * vmlinux).  Returns 0 or -ENOENT.
+ */
+int ftrace_site_name(struct dyn_ftrace *rec, char *name, const char **modname);
+/* A record that must never be used (disabled module, weak leftover). */
+static inline bool ftrace_site_disabled(struct dyn_ftrace *rec)
+{
+	return rec->flags & FTRACE_FL_DISABLED;
+}
+
+/* ---- ftrace_patch.c: site generations and updates ------------------- */
+
+/*
+ * An ops set: the ops that want a call site, in ftrace_ops_list order.
+ * Sets belong to one site generation and are freed with it.  A site whose
+ * set has one member with a trampoline calls that trampoline; any other
+ * site with a set calls ftrace_caller or ftrace_regs_caller, whose dispatcher
+ * finds the set through the generation's ip table.
+ */
+enum {
+	FTRACE_SET_SAVE_REGS	= BIT(0),	/* some member wants pt_regs */
+	FTRACE_SET_IPMODIFY	= BIT(1),
+	FTRACE_SET_DIRECT	= BIT(2),	/* a direct-call ops is a member */
+};
+
+struct ftrace_site_set {
+	struct ftrace_site_set	*next_in_gen;
+	unsigned int		nr;
+	unsigned int		flags;
+	struct ftrace_ops	*ops[];	/* nr members, then NULL */
+};
+
+struct ftrace_site_slot {
+	unsigned long		ip;	/* 0: empty */
+	struct ftrace_site_set	*set;
+};
+
+struct ftrace_site_gen {
+	unsigned int		mask;	/* slots - 1; slots is a power of two */
+	unsigned int		used;
+	struct ftrace_site_set	*sets;	/* every set of this generation */
+	struct ftrace_site_slot	*slots;
+};
+
+extern struct ftrace_site_gen __rcu *ftrace_site_gen;
+
+/*
+ * Slot of @ip before probing.  Call sites sit at function entries, which
+ * the compiler aligns (16 bytes here), so dropping the low bits gives
+ * distinct consecutive keys for neighbouring functions: a table at most
+ * half full then rarely probes twice, and the hash costs one shift.
+ */
+static __always_inline unsigned int ftrace_dispatch_hash(unsigned long ip)
+{
+	return ip >> 4;
+}
+
+/* What ftrace_dispatch_find() returns for a site without a set. */
+extern struct ftrace_site_set ftrace_no_site_set;
+
+/*
+ * Hot path: the set wanting @ip in the current generation, or the empty
+ * set ftrace_no_site_set (its ops[] is just the NULL end mark).
+ */
+static __always_inline struct ftrace_site_set *
+ftrace_dispatch_find(unsigned long ip)
+{
+	struct ftrace_site_gen *gen = rcu_dereference_raw(ftrace_site_gen);
+	unsigned int i;
+
+	if (!gen)
+		return &ftrace_no_site_set;
+	for (i = ftrace_dispatch_hash(ip) & gen->mask;; i = (i + 1) & gen->mask) {
+		struct ftrace_site_slot *s = &gen->slots[i];
+
+		if (s->ip == ip)
+			return s->set;
+		if (!s->ip)
+			return &ftrace_no_site_set;
+	}
+}
+
+/*
+ * Recompute what every call site wants from the registered ops, publish a
+ * new generation, patch the sites that changed in one text_poke batch,
+ * retarget ftrace_call, and free the previous generation.  Returns 0, or
+ * -EBUSY (two IPMODIFY/direct ops on one site) / -ENOMEM with nothing
+ * changed.  Caller holds ftrace_lock.  @command carries extra
+ * FTRACE_* commands (graph caller start/stop) to run in the same update.
+ */
+int ftrace_sites_update(int command);
+/* Like ftrace_sites_update() but only checks for clashes; changes nothing. */
+int ftrace_sites_check(void);
+
+/* x86 and friends: weak hooks the patcher calls. */
+void ftrace_run_update_code(int command);
+
+/* ---- ftrace_hash.c: hashes and globs -------------------------------- */
+
+#define FTRACE_HASH_DEFAULT_BITS	10
+#define FTRACE_HASH_MAX_BITS		12
+
+/* The shared empty hash; never freed, never written. */
+extern struct ftrace_hash ftrace_empty_hash;
+#define FTRACE_EMPTY_HASH	(&ftrace_empty_hash)
+
+struct ftrace_hash *ftrace_hash_alloc(int size_bits);
+/* Copy of @src (NULL/empty gives an empty new hash) sized for its count. */
+struct ftrace_hash *ftrace_hash_copy(int size_bits, struct ftrace_hash *src);
+void ftrace_hash_free(struct ftrace_hash *hash);	/* NULL/empty ok */
+void ftrace_hash_free_rcu(struct ftrace_hash *hash);	/* after a grace period */
+void ftrace_hash_clear(struct ftrace_hash *hash);
+struct ftrace_func_entry *ftrace_hash_add(struct ftrace_hash *hash,
+					  unsigned long ip);
+void ftrace_hash_remove(struct ftrace_hash *hash,
+			struct ftrace_func_entry *entry);
+/*
+ * Retire every entry in [start, end) of every ops and graph hash.  Takes
+ * trace_types_lock and ftrace_lock itself: call it with neither held.
+ */
+void ftrace_hashes_drop_range(unsigned long start, unsigned long end);
+/* Direct-call map entries in [start, end); weak no-op unless direct calls. */
+void ftrace_direct_drop_range(unsigned long start, unsigned long end);
+/* Grow a private hash's table for @count entries / size it for its count. */
+int ftrace_hash_reserve(struct ftrace_hash *hash, unsigned long count);
+void ftrace_hash_compact(struct ftrace_hash *hash);
+bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);
+
+#define for_each_hash_entry(hash, i, e)					\
+	for (i = 0; (hash) && (hash)->buckets &&			\
+		    i < (1UL << (hash)->size_bits); i++)		\
+		hlist_for_each_entry(e, &(hash)->buckets[i], hlist)
+
+/* Does @ops want @ip by its own hashes?  (filter empty or has ip) && !notrace */
+bool ftrace_ops_wants_ip(struct ftrace_ops *ops, unsigned long ip);
+/* Same for a manager: true if any of its subops wants @ip. */
+bool ftrace_ops_or_subops_want_ip(struct ftrace_ops *ops, unsigned long ip);
+int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
+
+/* A parsed glob: filter_parse_regex() type and search text. */
+struct ftrace_glob {
+	char		*search;
+	unsigned int	len;
+	int		type;		/* MATCH_* from trace.h */
+};
+
+bool ftrace_glob_match(const struct ftrace_glob *g, const char *str);
+
+/* ---- ftrace_filter.c: matching records ------------------------------ */
+
+/*
+ * Add (or, with a leading '!', remove) to @hash every record matching
+ * @buf: "glob", "glob:mod:module", "!glob", "*:mod:module".  Returns the
+ * number of records matched (0: none), or a negative errno.
+ */
+int ftrace_match_records(struct ftrace_hash *hash, char *buf, int len);
+/* Same, with the module restriction split out (mod may be NULL). */
+int ftrace_match_records_mod(struct ftrace_hash *hash, char *func, int len,
+			     char *mod);
+
+/*
+ * Replace *@dst (an ops filter or notrace hash pointer) by @src and apply it:
+ * registered users see the change in one update, and on error the old hash
+ * is back in place.  @ops is the hash owner.  Caller holds ops regex_lock;
+ * takes ftrace_lock.  Consumes @src on success (and on failure frees it).
+ */
+int ftrace_hash_install(struct ftrace_ops *ops, struct ftrace_hash __rcu **dst,
+			struct ftrace_hash *src);
+
+/* Swap the set_graph_function (or _notrace) hash; frees the old one. */
+int ftrace_graph_hash_install(bool is_notrace, struct ftrace_hash *hash);
+
+/* Early boot filters (ftrace_filter= and friends), applied by ftrace_init(). */
+void __init ftrace_apply_boot_filters(void);
+
+/* ---- ftrace_regex.c / ftrace_probes.c ------------------------------- */
+
+/* Apply the :mod: cache of every trace array to a module being enabled. */
+void ftrace_mod_cache_apply(struct module *mod);
+/*
+ * Function-probe lines of set_ftrace_filter, one at a time (a seq_file
+ * may stop after any line).  Caller holds ftrace_lock.
+ */
+unsigned long ftrace_probes_count(struct trace_array *tr);
+int ftrace_probes_show_line(struct seq_file *m, struct trace_array *tr,
+			    unsigned long n);
+
+/* ---- ftrace_direct.c ------------------------------------------------- */
+
+/* Serialises the direct-call API; taken before ftrace_lock. */
+extern struct mutex direct_mutex;
+unsigned long ftrace_find_rec_direct(unsigned long ip);
+
+/* ---- ftrace_files.c, ftrace_pid.c, ftrace_profile.c ------------------ */
+
+extern const struct file_operations ftrace_pid_fops;
+extern const struct file_operations ftrace_no_pid_fops;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+extern const struct file_operations ftrace_graph_fops;
+extern const struct file_operations ftrace_graph_notrace_fops;
+#endif
+#ifdef CONFIG_FUNCTION_PROFILER
+void __init ftrace_profile_create_files(struct dentry *d_tracer);
+#else
+static inline void ftrace_profile_create_files(struct dentry *d_tracer) { }
+#endif
+/* The name shown for a weak-function leftover record. */
+#define FTRACE_INVALID_FUNCTION	"__ftrace_invalid_address__"
+
+extern unsigned long ftrace_update_tot_cnt;
+extern unsigned long ftrace_number_of_pages;
+extern unsigned long ftrace_number_of_groups;
+extern unsigned long ftrace_update_time;	/* ns spent NOPing at boot */
+
+/* ---- ftrace.c: trampolines ------------------------------------------ */
+
+#ifdef CONFIG_MODULES
+/* Keep the name of a freed module-init function for kallsyms; ftrace_lock. */
+void ftrace_mod_syms_keep(struct module *mod, unsigned long ip);
+void ftrace_mod_syms_drop(struct module *mod);
+#endif
+
+void ftrace_trampoline_add(struct ftrace_ops *ops);
+void ftrace_trampoline_free(struct ftrace_ops *ops);
+
+#else /* !CONFIG_DYNAMIC_FTRACE */
+# error "our function-hook core needs CONFIG_DYNAMIC_FTRACE"
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+extern int ftrace_graph_active;
+void fgraph_update_pid_func(void);
+#else
+# define ftrace_graph_active 0
+static inline void fgraph_update_pid_func(void) {}
+#endif
+
+#endif /* CONFIG_FUNCTION_TRACER */
+
+#endif /* _LINUX_KERNEL_FTRACE_INTERNAL_H */

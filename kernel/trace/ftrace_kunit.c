@@ -1,0 +1,1140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "ftrace_core": the function-hook core as its users see it.
+ *
+ * Every case hooks real call sites, those of the functions in
+ * ftrace_kunit_funcs.c (the one object of this directory built with fentry).
+ * Nothing but this suite calls them, so the number of callbacks an ops gets
+ * for one of them is exact: the number of calls made while it was hooked.
+ * Callbacks only count with atomics and record what they saw; the case
+ * checks afterwards in its own context, never inside a callback.
+ *
+ * Lifetime: each ops is embedded in a struct fk_probe, allocated with
+ * kunit_kzalloc() (or static where a case says so) together with a KUnit
+ * action that unregisters the ops if it is still registered and then frees
+ * its filter and notrace hashes.  Actions run in reverse order of creation,
+ * so an ops is unregistered before its memory is released, and a helper
+ * thread started after an ops is stopped before that ops goes away.
+ * ftrace_enabled is put back by an action too, on every path.
+ *
+ * Threads: cases that need a second CPU run a kthread bound to another
+ * online CPU (skipped on one CPU).  It sleeps briefly after every batch of
+ * calls: unregistering waits for RCU-tasks grace periods, which need every
+ * task to schedule voluntarily now and then.
+ *
+ * Cost: most of the run time is grace periods (an update waits for one, an
+ * unregister for two) and record matching of string filters, so cases use
+ * ftrace_set_filter_ip() unless they test string patterns.
+ *
+ * Private interface used: ftrace_enabled, ftrace_enabled_set() and
+ * ftrace_core_dead() from ftrace_internal.h.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/jiffies.h>
+#include <linux/kallsyms.h>
+#include <linux/kthread.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/trace_recursion.h>
+
+#include "ftrace_internal.h"
+#include "ftrace_kunit.h"
+
+/* The hooked functions, indexes into fk_funcs[] and bits of a hit mask. */
+enum fk_target { FK_A, FK_B, FK_C, FK_D, FK_FROM, FK_TO, FK_NR };
+
+#define FK_ALL		(BIT(FK_NR) - 1)
+#define FK_TARGETS	(BIT(FK_A) | BIT(FK_B) | BIT(FK_C) | BIT(FK_D))
+
+struct fk_func {
+	const char	*name;
+	unsigned long	(*fn)(unsigned long x);
+	unsigned int	calls;		/* calls per fk_call_all() */
+};
+
+/* Call counts are distinct primes, so hits of one can't pass for another. */
+static const struct fk_func fk_funcs[FK_NR] = {
+	[FK_A]		= { "ftrace_kunit_target_a", ftrace_kunit_target_a, 3 },
+	[FK_B]		= { "ftrace_kunit_target_b", ftrace_kunit_target_b, 5 },
+	[FK_C]		= { "ftrace_kunit_target_c", ftrace_kunit_target_c, 7 },
+	[FK_D]		= { "ftrace_kunit_target_d", ftrace_kunit_target_d, 11 },
+	[FK_FROM]	= { "ftrace_kunit_redirect_from", ftrace_kunit_redirect_from, 13 },
+	[FK_TO]		= { "ftrace_kunit_redirect_to", ftrace_kunit_redirect_to, 17 },
+};
+
+/* fentry call site of each function; filled in by fk_init(). */
+static unsigned long fk_site[FK_NR];
+
+/* With IBT the site follows a 4-byte endbr; allow a little more. */
+#define FK_SITE_MAX_OFFSET	16
+#define FK_ARG			0x5eedUL
+#define FK_WAIT_MS		5000
+#define FK_RUNNER_BATCH		32
+#define FK_SWITCHES		16
+#define FK_UNREG_ROUNDS		8
+/* How deep fk_recurse_cb() lets itself nest when nothing stops it. */
+#define FK_NEST_CAP		8
+
+/*
+ * An ops and what its callbacks saw.  hits[]/foreign are kept by every
+ * callback; the other fields by the callbacks named beside them.
+ */
+struct fk_probe {
+	struct ftrace_ops	ops;
+	bool			registered;
+	atomic_t		hits[FK_NR];
+	atomic_t		foreign;	/* calls from any other site */
+	unsigned long		foreign_ip;	/* the latest of those */
+
+	/* fk_record_cb, for calls of FK_A */
+	unsigned long		ip;
+	unsigned long		parent_ip;
+	struct ftrace_ops	*op;
+	bool			had_fregs;
+	bool			had_regs;
+	unsigned long		fregs_ip;
+	unsigned long		fregs_arg0;
+	unsigned long		regs_ip;
+	unsigned long		regs_arg0;
+
+	/* fk_recurse_cb, fk_rcu_cb */
+	atomic_t		preemptible_seen;
+	atomic_t		rcu_unwatched;
+	int			nesting;
+	int			max_nesting;
+
+	/* fk_window_cb */
+	int			in_callback;
+};
+
+static inline struct fk_probe *fk_probe_of(struct ftrace_ops *op)
+{
+	return container_of(op, struct fk_probe, ops);
+}
+
+static int notrace fk_site_index(unsigned long ip)
+{
+	int i;
+
+	for (i = 0; i < FK_NR; i++) {
+		if (fk_site[i] == ip)
+			return i;
+	}
+	return -1;
+}
+
+/* Count a callback for @ip; returns its fk_target or -1 (foreign). */
+static int notrace fk_count(struct fk_probe *p, unsigned long ip)
+{
+	int i = fk_site_index(ip);
+
+	if (i < 0) {
+		WRITE_ONCE(p->foreign_ip, ip);
+		atomic_inc(&p->foreign);
+		return -1;
+	}
+	atomic_inc(&p->hits[i]);
+	return i;
+}
+
+/* ---- callbacks ------------------------------------------------------ */
+
+static void notrace fk_count_cb(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	fk_count(fk_probe_of(op), ip);
+}
+
+static void notrace fk_record_cb(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fk_probe *p = fk_probe_of(op);
+	struct pt_regs *regs;
+
+	if (fk_count(p, ip) != FK_A)
+		return;
+	p->ip = ip;
+	p->parent_ip = parent_ip;
+	p->op = op;
+	p->had_fregs = !!fregs;
+	if (!fregs)
+		return;
+	p->fregs_ip = ftrace_regs_get_instruction_pointer(fregs);
+	p->fregs_arg0 = ftrace_regs_get_argument(fregs, 0);
+	regs = ftrace_get_regs(fregs);
+	p->had_regs = !!regs;
+	if (!regs)
+		return;
+	p->regs_ip = instruction_pointer(regs);
+	p->regs_arg0 = regs_get_kernel_argument(regs, 0);
+}
+
+/* IPMODIFY: calls of ftrace_kunit_redirect_from() continue in _to(). */
+static void notrace fk_redirect_cb(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op,
+				   struct ftrace_regs *fregs)
+{
+	if (fk_count(fk_probe_of(op), ip) != FK_FROM)
+		return;
+	ftrace_regs_set_instruction_pointer(fregs,
+					    (unsigned long)ftrace_kunit_redirect_to);
+}
+
+/*
+ * Calls the function it hooks, so it would nest without end if nothing
+ * stopped it; it stops itself at FK_NEST_CAP levels and notes the deepest.
+ */
+static void notrace fk_recurse_cb(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op,
+				  struct ftrace_regs *fregs)
+{
+	struct fk_probe *p = fk_probe_of(op);
+	int depth;
+
+	if (fk_count(p, ip) != FK_A)
+		return;
+	if (preemptible())
+		atomic_inc(&p->preemptible_seen);
+	depth = READ_ONCE(p->nesting) + 1;
+	if (depth > READ_ONCE(p->max_nesting))
+		WRITE_ONCE(p->max_nesting, depth);
+	if (depth >= FK_NEST_CAP)
+		return;
+	WRITE_ONCE(p->nesting, depth);
+	ftrace_kunit_target_a(0);
+	WRITE_ONCE(p->nesting, depth - 1);
+}
+
+static void notrace fk_rcu_cb(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fk_probe *p = fk_probe_of(op);
+
+	fk_count(p, ip);
+	if (!rcu_is_watching())
+		atomic_inc(&p->rcu_unwatched);
+}
+
+/* Marks the time spent inside, and makes that time a little longer. */
+static void notrace fk_window_cb(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fk_probe *p = fk_probe_of(op);
+
+	WRITE_ONCE(p->in_callback, 1);
+	fk_count(p, ip);
+	udelay(1);
+	WRITE_ONCE(p->in_callback, 0);
+}
+
+/* ---- probes --------------------------------------------------------- */
+
+static int fk_register(struct fk_probe *p)
+{
+	int ret = register_ftrace_function(&p->ops);
+
+	if (!ret)
+		p->registered = true;
+	return ret;
+}
+
+static int fk_unregister(struct fk_probe *p)
+{
+	int ret = unregister_ftrace_function(&p->ops);
+
+	if (!ret)
+		p->registered = false;
+	return ret;
+}
+
+static void fk_probe_release(void *arg)
+{
+	struct fk_probe *p = arg;
+
+	/* If it would not unregister, its hashes may still be read: keep them. */
+	if (p->registered && fk_unregister(p))
+		return;
+	ftrace_free_filter(&p->ops);
+}
+
+static void fk_probe_setup(struct kunit *test, struct fk_probe *p,
+			   ftrace_func_t func, unsigned long flags)
+{
+	memset(p, 0, sizeof(*p));
+	p->ops.func = func;
+	p->ops.flags = flags;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_probe_release, p), 0);
+}
+
+static struct fk_probe *fk_probe_new(struct kunit *test, ftrace_func_t func,
+				     unsigned long flags)
+{
+	struct fk_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	fk_probe_setup(test, p, func, flags);
+	return p;
+}
+
+static void fk_probe_clear(struct fk_probe *p)
+{
+	int i;
+
+	for (i = 0; i < FK_NR; i++)
+		atomic_set(&p->hits[i], 0);
+	atomic_set(&p->foreign, 0);
+}
+
+/* Hook exactly @target (reset) or add it to the filter. */
+static void fk_filter_ip(struct kunit *test, struct fk_probe *p,
+			 enum fk_target target, int reset)
+{
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&p->ops, fk_site[target], 0, reset), 0);
+}
+
+typedef int (*fk_set_fn)(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
+
+/* The setters may cut the buffer up while parsing: hand them a copy. */
+static int fk_set(fk_set_fn set, struct fk_probe *p, const char *pattern,
+		  int reset)
+{
+	char buf[64];
+	ssize_t len = strscpy(buf, pattern, sizeof(buf));
+
+	if (len < 0)
+		return -E2BIG;
+	return set(&p->ops, (unsigned char *)buf, len, reset);
+}
+
+static int fk_set_filter(struct fk_probe *p, const char *pattern, int reset)
+{
+	return fk_set(ftrace_set_filter, p, pattern, reset);
+}
+
+static int fk_set_notrace(struct fk_probe *p, const char *pattern, int reset)
+{
+	return fk_set(ftrace_set_notrace, p, pattern, reset);
+}
+
+/* ---- calls and checks ----------------------------------------------- */
+
+static void fk_call(enum fk_target target, unsigned int times)
+{
+	unsigned int i;
+
+	for (i = 0; i < times; i++)
+		fk_funcs[target].fn(i);
+}
+
+static void fk_call_all(void)
+{
+	int i;
+
+	for (i = 0; i < FK_NR; i++)
+		fk_call(i, fk_funcs[i].calls);
+}
+
+/*
+ * After @rounds calls of fk_call_all(), exactly the functions in @mask were
+ * seen by @p (each of them every time), and nothing else was.
+ */
+static void fk_expect_hits(struct kunit *test, struct fk_probe *p,
+			   unsigned long mask, unsigned int rounds)
+{
+	int i;
+
+	for (i = 0; i < FK_NR; i++) {
+		unsigned int want = (mask & BIT(i)) ? fk_funcs[i].calls * rounds : 0;
+
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->hits[i]), want,
+				    "callbacks for %s", fk_funcs[i].name);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->foreign), 0,
+			    "latest foreign call site %pS",
+			    (void *)READ_ONCE(p->foreign_ip));
+}
+
+/* Register @p, call everything once, unregister, and check the hits. */
+static void fk_expect_selection(struct kunit *test, struct fk_probe *p,
+				unsigned long mask)
+{
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, mask, 1);
+}
+
+static bool fk_wait_atomic(atomic_t *v, int min)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(FK_WAIT_MS);
+
+	while (atomic_read(v) < min) {
+		if (time_after(jiffies, deadline))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/* ---- a caller on another CPU ---------------------------------------- */
+
+struct fk_runner {
+	struct task_struct	*task;
+	void			(*body)(void);
+	atomic_t		rounds;		/* batches of calls completed */
+};
+
+static int fk_runner_fn(void *arg)
+{
+	struct fk_runner *r = arg;
+	unsigned int i;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < FK_RUNNER_BATCH; i++)
+			r->body();
+		atomic_inc(&r->rounds);
+		/* Schedule voluntarily, for RCU-tasks grace periods. */
+		usleep_range(20, 50);
+	}
+	return 0;
+}
+
+static void fk_runner_stop(void *arg)
+{
+	struct fk_runner *r = arg;
+
+	kthread_stop(r->task);
+}
+
+/* Start a thread calling @body in a loop on a CPU other than ours. */
+static struct fk_runner *fk_runner_start(struct kunit *test, void (*body)(void))
+{
+	struct fk_runner *r;
+	unsigned int cpu;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second online CPU");
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	KUNIT_ASSERT_LT(test, cpu, nr_cpu_ids);
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->body = body;
+	r->task = kthread_create(fk_runner_fn, r, "ftrace_kunit/%u", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r->task));
+	kthread_bind(r->task, cpu);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_runner_stop, r), 0);
+	wake_up_process(r->task);
+	return r;
+}
+
+/* Wait until the runner has completed @n more batches than now. */
+static void fk_runner_wait(struct kunit *test, struct fk_runner *r, int n)
+{
+	KUNIT_ASSERT_TRUE_MSG(test, fk_wait_atomic(&r->rounds, atomic_read(&r->rounds) + n),
+			      "the runner thread made no progress");
+}
+
+static void fk_body_abc(void)
+{
+	ftrace_kunit_target_a(1);
+	ftrace_kunit_target_b(2);
+	ftrace_kunit_target_c(3);
+}
+
+static void fk_body_d(void)
+{
+	ftrace_kunit_target_d(4);
+}
+
+/* ---- suite setup ---------------------------------------------------- */
+
+static int fk_init(struct kunit *test)
+{
+	int i;
+
+	KUNIT_ASSERT_FALSE_MSG(test, ftrace_core_dead(), "ftrace is disabled");
+	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(ftrace_enabled),
+			      "kernel.ftrace_enabled is 0");
+	for (i = 0; i < FK_NR; i++) {
+		unsigned long fn = (unsigned long)fk_funcs[i].fn;
+
+		fk_site[i] = ftrace_location(fn);
+		KUNIT_ASSERT_GE_MSG(test, fk_site[i], fn, "%s has no call site",
+				    fk_funcs[i].name);
+		KUNIT_ASSERT_LT(test, fk_site[i], fn + FK_SITE_MAX_OFFSET);
+	}
+	return 0;
+}
+
+static void fk_enable_ftrace(void *unused)
+{
+	ftrace_enabled_set(true);
+}
+
+static void fk_restore_enabled_later(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_enable_ftrace, NULL), 0);
+}
+
+/* ---- one ops -------------------------------------------------------- */
+
+static void ops_counts_only_filtered_function(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+
+	/* Unhooked: calls are no longer seen. */
+	fk_call_all();
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+}
+
+static void callback_gets_site_caller_and_ops(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_record_cb, 0);
+	char parent[KSYM_SYMBOL_LEN];
+	unsigned long ret;
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	ret = ftrace_kunit_target_a(FK_ARG);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+
+	KUNIT_EXPECT_EQ(test, ret, FK_ARG + FTRACE_KUNIT_A_ADD);
+	KUNIT_ASSERT_EQ(test, atomic_read(&p->hits[FK_A]), 1);
+	KUNIT_EXPECT_EQ(test, p->ip, fk_site[FK_A]);
+	KUNIT_EXPECT_PTR_EQ(test, p->op, &p->ops);
+	/*
+	 * The parent is the return address in this function (or in a part
+	 * the compiler split off it, hence the prefix match).
+	 */
+	sprint_symbol_no_offset(parent, p->parent_ip);
+	KUNIT_EXPECT_TRUE_MSG(test, strstarts(parent, __func__),
+			      "parent_ip %pS", (void *)p->parent_ip);
+	KUNIT_ASSERT_TRUE(test, p->had_fregs);
+	KUNIT_EXPECT_FALSE_MSG(test, p->had_regs, "pt_regs without SAVE_REGS");
+	KUNIT_EXPECT_EQ(test, p->fregs_arg0, FK_ARG);
+	/* x86 saves the return address of the fentry call as the ip. */
+	KUNIT_EXPECT_EQ(test, p->fregs_ip, fk_site[FK_A] + MCOUNT_INSN_SIZE);
+}
+
+static const unsigned long fk_regs_flags[] = {
+	FTRACE_OPS_FL_SAVE_REGS,
+	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED,
+};
+
+static void fk_regs_flags_desc(const unsigned long *flags, char *desc)
+{
+	strscpy(desc, *flags == FTRACE_OPS_FL_SAVE_REGS ? "SAVE_REGS" :
+		"SAVE_REGS_IF_SUPPORTED", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fk_regs_flags, fk_regs_flags, fk_regs_flags_desc);
+
+static void save_regs_gives_pt_regs(struct kunit *test)
+{
+	const unsigned long *flags = test->param_value;
+	struct fk_probe *p = fk_probe_new(test, fk_record_cb, *flags);
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	ftrace_kunit_target_a(FK_ARG);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+
+	KUNIT_ASSERT_EQ(test, atomic_read(&p->hits[FK_A]), 1);
+	KUNIT_EXPECT_EQ(test, p->ip, fk_site[FK_A]);
+	KUNIT_ASSERT_TRUE(test, p->had_regs);
+	/* regs->ip is where the fentry call returns to: site + 5. */
+	KUNIT_EXPECT_EQ(test, p->regs_ip, fk_site[FK_A] + MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, p->regs_arg0, FK_ARG);
+}
+
+/* ---- several ops ---------------------------------------------------- */
+
+static void two_ops_on_one_function_both_called(struct kunit *test)
+{
+	struct fk_probe *p1 = fk_probe_new(test, fk_count_cb, 0);
+	struct fk_probe *p2 = fk_probe_new(test, fk_count_cb, 0);
+
+	fk_filter_ip(test, p1, FK_A, 1);
+	fk_filter_ip(test, p2, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
+	fk_expect_hits(test, p1, BIT(FK_A), 1);
+	fk_expect_hits(test, p2, BIT(FK_A), 1);
+}
+
+static void two_ops_on_two_functions_kept_apart(struct kunit *test)
+{
+	struct fk_probe *p1 = fk_probe_new(test, fk_count_cb, 0);
+	struct fk_probe *p2 = fk_probe_new(test, fk_count_cb, 0);
+
+	fk_filter_ip(test, p1, FK_A, 1);
+	fk_filter_ip(test, p2, FK_B, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
+	fk_expect_hits(test, p1, BIT(FK_A), 1);
+	fk_expect_hits(test, p2, BIT(FK_B), 1);
+}
+
+static void unrelated_ops_leaves_counts_alone(struct kunit *test)
+{
+	struct fk_probe *p1 = fk_probe_new(test, fk_count_cb, 0);
+	struct fk_probe *p2 = fk_probe_new(test, fk_count_cb, 0);
+	struct fk_probe *p3 = fk_probe_new(test, fk_count_cb, 0);
+
+	fk_filter_ip(test, p1, FK_A, 1);
+	fk_filter_ip(test, p2, FK_A, 1);
+	fk_filter_ip(test, p3, FK_C, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
+	fk_call_all();
+
+	KUNIT_ASSERT_EQ(test, fk_register(p3), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p3), 0);
+
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
+	fk_expect_hits(test, p1, BIT(FK_A), 3);
+	fk_expect_hits(test, p2, BIT(FK_A), 3);
+	fk_expect_hits(test, p3, BIT(FK_C), 1);
+}
+
+/* ---- filter and notrace --------------------------------------------- */
+
+struct fk_glob {
+	const char	*pattern;
+	unsigned long	mask;
+};
+
+static const struct fk_glob fk_globs[] = {
+	{ "ftrace_kunit_target_*",	FK_TARGETS },
+	{ "*_target_a",			BIT(FK_A) },
+	{ "*kunit_target*",		FK_TARGETS },
+	{ "ftrace_kunit_redirect_to",	BIT(FK_TO) },
+};
+
+KUNIT_ARRAY_PARAM_DESC(fk_globs, fk_globs, pattern);
+
+static void filter_glob_selects_matches(struct kunit *test)
+{
+	const struct fk_glob *g = test->param_value;
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, g->pattern, 1), 0);
+	fk_expect_selection(test, p, g->mask);
+}
+
+static void filter_bang_removes_function(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_*", 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "!ftrace_kunit_target_c", 0), 0);
+	fk_expect_selection(test, p, FK_TARGETS & ~BIT(FK_C));
+}
+
+static void filter_reset_replaces_set(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_a", 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_b", 1), 0);
+	fk_expect_selection(test, p, BIT(FK_B));
+}
+
+static void filter_append_keeps_set(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_a", 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_b", 0), 0);
+	fk_expect_selection(test, p, BIT(FK_A) | BIT(FK_B));
+}
+
+/*
+ * A NULL pattern with reset empties the filter: every function.  Hooking
+ * the whole kernel would be slow, so a notrace hash of everything but this
+ * suite's functions narrows it again; with the old filter (target_c) still
+ * in place only target_c would be seen.
+ */
+static void filter_null_reset_selects_all(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_c", 1), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter(&p->ops, NULL, 0, 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_set_notrace(p, "*", 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_set_notrace(p, "!ftrace_kunit_*", 0), 0);
+	fk_expect_selection(test, p, FK_ALL);
+}
+
+static void notrace_wins_over_filter(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_*", 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_set_notrace(p, "ftrace_kunit_target_b", 1), 0);
+	fk_expect_selection(test, p, FK_TARGETS & ~BIT(FK_B));
+}
+
+static void filter_without_match_keeps_previous(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_a", 1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_EQ(test, fk_set_filter(p, "ftrace_kunit_no_such_function", 1), -EINVAL);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+}
+
+static void filter_change_while_registered_applies(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+
+	fk_probe_clear(p);
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_b", 1), 0);
+	fk_call_all();
+	fk_expect_hits(test, p, BIT(FK_B), 1);
+
+	fk_probe_clear(p);
+	KUNIT_ASSERT_EQ(test, fk_set_filter(p, "ftrace_kunit_target_c", 0), 0);
+	fk_call_all();
+	fk_expect_hits(test, p, BIT(FK_B) | BIT(FK_C), 1);
+
+	fk_probe_clear(p);
+	KUNIT_ASSERT_EQ(test, fk_set_notrace(p, "ftrace_kunit_target_b", 0), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_C), 1);
+}
+
+/*
+ * An ip that is no call site fails, and leaves the filter as it was.  The
+ * byte after the fentry call is inside the function but outside its site
+ * (an ip inside the 5-byte call itself resolves to the site, as in 6.12).
+ */
+static void filter_ip_rejects_non_site(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+	unsigned long not_traced = (unsigned long)fk_count_cb;
+	unsigned long past_site;
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_EXPECT_LT(test, ftrace_set_filter_ip(&p->ops, not_traced, 0, 0), 0);
+	past_site = fk_site[FK_B] + MCOUNT_INSN_SIZE;
+	KUNIT_EXPECT_LT(test, ftrace_set_filter_ip(&p->ops, past_site, 0, 1), 0);
+	fk_expect_selection(test, p, BIT(FK_A));
+}
+
+static void filter_ips_adds_and_removes(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+	unsigned long ips[] = { fk_site[FK_A], fk_site[FK_C] };
+	unsigned long bad[] = { fk_site[FK_B], fk_site[FK_B] + MCOUNT_INSN_SIZE };
+
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&p->ops, ips, ARRAY_SIZE(ips), 0, 1), 0);
+	/* One bad ip fails the whole call: target_b is not added either. */
+	KUNIT_EXPECT_LT(test, ftrace_set_filter_ips(&p->ops, bad, ARRAY_SIZE(bad), 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	fk_expect_hits(test, p, BIT(FK_A) | BIT(FK_C), 1);
+
+	fk_probe_clear(p);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&p->ops, &ips[1], 1, 1, 0), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+}
+
+/*
+ * Switch a registered ops between target_a and target_b while another CPU
+ * calls a, b and c.  c must never be seen: at no moment may the old filter
+ * be gone without the new one in place (an empty filter means everything).
+ * Each switch must also be complete when the call returns.
+ */
+static void filter_switch_never_widens(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+	struct fk_runner *r;
+	int i;
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	r = fk_runner_start(test, fk_body_abc);
+	fk_runner_wait(test, r, 1);
+
+	for (i = 0; i < FK_SWITCHES; i++) {
+		enum fk_target to = (i & 1) ? FK_A : FK_B;
+		enum fk_target from = (i & 1) ? FK_B : FK_A;
+		int old_hits, new_hits;
+
+		if (i & 2)
+			KUNIT_ASSERT_EQ(test, fk_set_filter(p, fk_funcs[to].name, 1), 0);
+		else
+			fk_filter_ip(test, p, to, 1);
+
+		/* Let a call that was inside the callback finish. */
+		fk_runner_wait(test, r, 1);
+		old_hits = atomic_read(&p->hits[from]);
+		new_hits = atomic_read(&p->hits[to]);
+		fk_runner_wait(test, r, 2);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->hits[from]), old_hits,
+				    "switch %d: %s still hooked", i, fk_funcs[from].name);
+		KUNIT_EXPECT_GT_MSG(test, atomic_read(&p->hits[to]), new_hits,
+				    "switch %d: %s not hooked", i, fk_funcs[to].name);
+	}
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_C]), 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->foreign), 0,
+			    "latest foreign call site %pS",
+			    (void *)READ_ONCE(p->foreign_ip));
+}
+
+/* ---- flags ---------------------------------------------------------- */
+
+static void ipmodify_requires_save_regs(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FTRACE_OPS_FL_IPMODIFY);
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_EXPECT_EQ(test, fk_register(p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_FROM_ADD);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 0);
+}
+
+#define FK_IPMODIFY	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_SAVE_REGS)
+
+static void ipmodify_redirects_call(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	unsigned long from_runs, to_runs, i;
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_FROM_ADD);
+
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	from_runs = READ_ONCE(ftrace_kunit_from_runs);
+	to_runs = READ_ONCE(ftrace_kunit_to_runs);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(i), i + FTRACE_KUNIT_TO_ADD);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ftrace_kunit_from_runs), from_runs);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ftrace_kunit_to_runs), to_runs + 8);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_FROM_ADD);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_TO]), 0);
+}
+
+static void ipmodify_second_ops_busy(struct kunit *test)
+{
+	struct fk_probe *p1 = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	struct fk_probe *p2 = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+
+	fk_filter_ip(test, p1, FK_FROM, 1);
+	fk_filter_ip(test, p2, FK_FROM, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
+	KUNIT_EXPECT_EQ(test, fk_register(p2), -EBUSY);
+
+	/* The first one still owns the function. */
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_TO_ADD);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p1->hits[FK_FROM]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p2->hits[FK_FROM]), 0);
+
+	/* Once it is gone, the second one may have it. */
+	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_TO_ADD);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p1->hits[FK_FROM]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p2->hits[FK_FROM]), 1);
+}
+
+static void ipmodify_clash_on_filter_change_busy(struct kunit *test)
+{
+	struct fk_probe *p1 = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	struct fk_probe *p2 = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+
+	fk_filter_ip(test, p1, FK_FROM, 1);
+	fk_filter_ip(test, p2, FK_B, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
+
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(&p2->ops, fk_site[FK_FROM], 0, 1), -EBUSY);
+	KUNIT_EXPECT_EQ(test, fk_set_filter(p2, "ftrace_kunit_redirect_from", 0), -EBUSY);
+
+	/* Both keep what they had. */
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_TO_ADD);
+	fk_call(FK_B, fk_funcs[FK_B].calls);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p1->hits[FK_FROM]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p2->hits[FK_FROM]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p2->hits[FK_B]), fk_funcs[FK_B].calls);
+}
+
+/*
+ * The callback calls the function it hooks.  The recursion guard the core
+ * wraps around it (the ftrace_test_recursion_trylock() bits) lets one
+ * nested entry through in the same context, for the interrupt-entry
+ * transition, and stops the next: every outer call nests at most once.
+ */
+static void recursion_flag_blocks_reentry(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_recurse_cb, FTRACE_OPS_FL_RECURSION);
+	unsigned int calls = fk_funcs[FK_A].calls;
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call(FK_A, calls);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+
+	KUNIT_EXPECT_LE(test, p->max_nesting, 2);
+	KUNIT_EXPECT_GE(test, atomic_read(&p->hits[FK_A]), calls);
+	KUNIT_EXPECT_LE(test, atomic_read(&p->hits[FK_A]), 2 * calls);
+	KUNIT_EXPECT_EQ(test, p->nesting, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->preemptible_seen), 0);
+}
+
+static void rcu_flag_called_where_rcu_watches(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_rcu_cb, FTRACE_OPS_FL_RCU);
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->rcu_unwatched), 0);
+}
+
+static void permanent_ops_blocks_disable(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, FTRACE_OPS_FL_PERMANENT);
+
+	fk_restore_enabled_later(test);
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_enabled_set(false), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(ftrace_enabled));
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+
+	/* Without it, disabling works. */
+	KUNIT_EXPECT_EQ(test, ftrace_enabled_set(false), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_enabled_set(true), 0);
+}
+
+static void permanent_ops_refused_while_disabled(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, FTRACE_OPS_FL_PERMANENT);
+
+	fk_restore_enabled_later(test);
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, ftrace_enabled_set(false), 0);
+	KUNIT_EXPECT_EQ(test, fk_register(p), -EBUSY);
+	KUNIT_ASSERT_EQ(test, ftrace_enabled_set(true), 0);
+
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+}
+
+static void ftrace_disabled_silences_ops(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	fk_restore_enabled_later(test);
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+
+	KUNIT_ASSERT_EQ(test, ftrace_enabled_set(false), 0);
+	fk_call_all();
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+
+	KUNIT_ASSERT_EQ(test, ftrace_enabled_set(true), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 2);
+}
+
+/*
+ * The trylock allows one nested taker in the same context (the
+ * "transition" bit, for an interrupt not yet visible in preempt_count) and
+ * refuses the next; it holds preemption off until the last unlock.
+ */
+static void recursion_trylock_allows_one_transition(struct kunit *test)
+{
+	unsigned long ip = fk_site[FK_A], pip = _THIS_IP_;
+	bool was_preemptible = preemptible();
+	int first, second, third, again;
+	bool held_preemptible;
+
+	first = ftrace_test_recursion_trylock(ip, pip);
+	held_preemptible = preemptible();
+	second = ftrace_test_recursion_trylock(ip, pip);
+	third = ftrace_test_recursion_trylock(ip, pip);
+	if (third >= 0)
+		ftrace_test_recursion_unlock(third);
+	if (second >= 0)
+		ftrace_test_recursion_unlock(second);
+	if (first >= 0)
+		ftrace_test_recursion_unlock(first);
+	again = ftrace_test_recursion_trylock(ip, pip);
+	if (again >= 0)
+		ftrace_test_recursion_unlock(again);
+
+	KUNIT_EXPECT_GE(test, first, 0);
+	KUNIT_EXPECT_FALSE(test, held_preemptible);
+	KUNIT_EXPECT_GE(test, second, 0);
+	KUNIT_EXPECT_NE(test, second, first);
+	KUNIT_EXPECT_EQ(test, third, -1);
+	KUNIT_EXPECT_EQ(test, again, first);
+	KUNIT_EXPECT_EQ(test, (bool)preemptible(), was_preemptible);
+}
+
+/* ---- unregister ----------------------------------------------------- */
+
+struct fk_unreg_param {
+	const char	*desc;
+	bool		static_ops;
+};
+
+static const struct fk_unreg_param fk_unreg_params[] = {
+	{ "allocated ops", false },
+	{ "static ops", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(fk_unreg, fk_unreg_params, desc);
+
+static struct fk_probe fk_static_probe;
+
+/*
+ * Another CPU calls target_d without pause while the ops is registered and
+ * unregistered again and again.  Once unregister returns, the callback is
+ * neither running nor started again.
+ */
+static void no_callback_after_unregister(struct kunit *test)
+{
+	const struct fk_unreg_param *param = test->param_value;
+	struct fk_probe *p;
+	int i;
+
+	if (param->static_ops) {
+		p = &fk_static_probe;
+		fk_probe_setup(test, p, fk_window_cb, 0);
+	} else {
+		p = fk_probe_new(test, fk_window_cb, 0);
+	}
+	fk_filter_ip(test, p, FK_D, 1);
+	fk_runner_start(test, fk_body_d);
+
+	for (i = 0; i < FK_UNREG_ROUNDS; i++) {
+		int before = atomic_read(&p->hits[FK_D]);
+		int after;
+		bool busy;
+
+		KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+		KUNIT_ASSERT_TRUE_MSG(test, fk_wait_atomic(&p->hits[FK_D], before + 1),
+				      "round %d: callback never ran", i);
+		KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+		busy = READ_ONCE(p->in_callback);
+		after = atomic_read(&p->hits[FK_D]);
+		msleep(20);
+		KUNIT_EXPECT_FALSE_MSG(test, busy, "round %d: callback still running", i);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->hits[FK_D]), after,
+				    "round %d: callback after unregister", i);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->foreign), 0);
+}
+
+static void unregister_unknown_ops_fails(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+
+	KUNIT_EXPECT_LT(test, unregister_ftrace_function(&p->ops), 0);
+
+	/* Nor may a registration be undone twice. */
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	KUNIT_EXPECT_LT(test, unregister_ftrace_function(&p->ops), 0);
+
+	/* And the ops is still good for another round. */
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+}
+
+static struct kunit_case ftrace_core_cases[] = {
+	KUNIT_CASE(ops_counts_only_filtered_function),
+	KUNIT_CASE(callback_gets_site_caller_and_ops),
+	KUNIT_CASE_PARAM(save_regs_gives_pt_regs, fk_regs_flags_gen_params),
+	KUNIT_CASE(two_ops_on_one_function_both_called),
+	KUNIT_CASE(two_ops_on_two_functions_kept_apart),
+	KUNIT_CASE(unrelated_ops_leaves_counts_alone),
+	KUNIT_CASE_PARAM(filter_glob_selects_matches, fk_globs_gen_params),
+	KUNIT_CASE(filter_bang_removes_function),
+	KUNIT_CASE(filter_reset_replaces_set),
+	KUNIT_CASE(filter_append_keeps_set),
+	KUNIT_CASE(filter_null_reset_selects_all),
+	KUNIT_CASE(notrace_wins_over_filter),
+	KUNIT_CASE(filter_without_match_keeps_previous),
+	KUNIT_CASE(filter_change_while_registered_applies),
+	KUNIT_CASE(filter_ip_rejects_non_site),
+	KUNIT_CASE(filter_ips_adds_and_removes),
+	KUNIT_CASE(filter_switch_never_widens),
+	KUNIT_CASE(ipmodify_requires_save_regs),
+	KUNIT_CASE(ipmodify_redirects_call),
+	KUNIT_CASE(ipmodify_second_ops_busy),
+	KUNIT_CASE(ipmodify_clash_on_filter_change_busy),
+	KUNIT_CASE(recursion_flag_blocks_reentry),
+	KUNIT_CASE(rcu_flag_called_where_rcu_watches),
+	KUNIT_CASE(permanent_ops_blocks_disable),
+	KUNIT_CASE(permanent_ops_refused_while_disabled),
+	KUNIT_CASE(ftrace_disabled_silences_ops),
+	KUNIT_CASE(recursion_trylock_allows_one_transition),
+	KUNIT_CASE_PARAM(no_callback_after_unregister, fk_unreg_gen_params),
+	KUNIT_CASE(unregister_unknown_ops_fails),
+	{}
+};
+
+static struct kunit_suite ftrace_core_suite = {
+	.name = "ftrace_core",
+	.init = fk_init,
+	.test_cases = ftrace_core_cases,
+};
+
+kunit_test_suite(ftrace_core_suite);

@@ -1,0 +1,1187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each call site should call, and the batched update that makes it so.
+ *
+ * ftrace_sites_update() recomputes, from the registered ops, the set of ops
+ * that wants each call site, and publishes the result as a new *site
+ * generation*: the distinct sets (shared between all sites that want the same
+ * ops) plus an open-addressing table ip -> set that the dispatcher
+ * (ftrace_dispatch_find()) reads.  It then lets the architecture patch, in one
+ * batch, exactly the sites whose target changed, retargets the shared
+ * callers' ftrace_call, and frees the previous generation.
+ *
+ * Invariants:
+ *  - group->cur_addr[i] is what the call site of group->recs[i] executes now:
+ *    0 for the NOP, else the call target.  Only ftrace_update_record()
+ *    changes it, i.e. the arch patcher right after it queued the matching
+ *    text change; ftrace_lock is held.
+ *  - group->set[i] is the set of the current generation that wants recs[i],
+ *    NULL when none (always NULL for FTRACE_FL_DISABLED records).  It is
+ *    written when a generation is published and read under ftrace_lock only.
+ *  - The target of a record (site_target()) is a function of its set, of
+ *    whether calls are enabled, of the ops' trampoline and of the direct
+ *    address registered for its ip.  An update patches the records whose
+ *    target differs from cur_addr, and no others.
+ *  - Traced code reads ftrace_site_gen, its table and its sets without locks
+ *    (preemption disabled).  A generation is freed only after its successor
+ *    was published and synchronize_rcu_tasks_rude() returned.
+ *  - Between publication and patching a site may still call what its old
+ *    set needed (a trampoline, or ftrace_caller); a site that reaches the
+ *    dispatcher gets exactly the ops of its new set.
+ *  - ftrace_call is retargeted in this order: the list dispatcher first
+ *    (right for any set), then the sites are patched, then the function
+ *    ftrace_pick_trace_func() chose.  function_trace_op belongs to ftrace.c,
+ *    which only changes it while ftrace_call ignores it and only picks an
+ *    ops' own function once every task loaded that ops as op.
+ */
+#include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/stop_machine.h>
+#include <linux/uaccess.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+struct ftrace_site_gen __rcu *ftrace_site_gen;
+
+enum ftrace_bug_type ftrace_bug_type;
+const void *ftrace_expected;
+
+/* Sets whose members need the register-saving caller when sharing a site. */
+#define SITE_SET_REGS_CALLER \
+	(FTRACE_SET_SAVE_REGS | FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT)
+
+/* Record flags that describe the wanting set, and those that describe the code. */
+#define SITE_FL_WANTED	(FTRACE_REF_MAX | FTRACE_FL_REGS | FTRACE_FL_TRAMP | \
+			 FTRACE_FL_IPMODIFY | FTRACE_FL_DIRECT)
+#define SITE_FL_CODE	(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | \
+			 FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN)
+
+enum site_kind {
+	SITE_NOP,
+	SITE_SHARED,	/* ftrace_caller or ftrace_regs_caller */
+	SITE_TRAMP,	/* the trampoline of the set's only ops */
+	SITE_DIRECT,	/* the direct trampoline registered for the ip */
+};
+
+/* ---- targets ------------------------------------------------------------ */
+
+static unsigned long site_direct_addr(unsigned long ip)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	return ftrace_find_rec_direct(ip);
+#else
+	return 0;
+#endif
+}
+
+/* The trampoline a site wanted by @set alone may call, or 0. */
+static unsigned long site_set_tramp(const struct ftrace_site_set *set)
+{
+	if (set->nr != 1 || (set->flags & FTRACE_SET_DIRECT))
+		return 0;
+	return set->ops[0]->trampoline;
+}
+
+/* What a site wanted by @set should call; 0 means the NOP. */
+static unsigned long site_target(unsigned long ip,
+				 const struct ftrace_site_set *set,
+				 bool enable, enum site_kind *kind)
+{
+	unsigned long addr;
+
+	*kind = SITE_NOP;
+	if (!enable || !set)
+		return 0;
+
+	if (set->nr == 1 && (set->flags & FTRACE_SET_DIRECT)) {
+		addr = site_direct_addr(ip);
+		if (addr) {
+			*kind = SITE_DIRECT;
+			return addr;
+		}
+	}
+	addr = site_set_tramp(set);
+	if (addr) {
+		*kind = SITE_TRAMP;
+		return addr;
+	}
+	*kind = SITE_SHARED;
+	if (set->flags & SITE_SET_REGS_CALLER)
+		return FTRACE_REGS_ADDR;
+	return FTRACE_ADDR;
+}
+
+/* Record flags describing @set (FTRACE_FL_DISABLED and the code flags stay). */
+static void site_rec_mark_wanted(struct dyn_ftrace *rec,
+				 const struct ftrace_site_set *set)
+{
+	unsigned long flags = rec->flags & ~SITE_FL_WANTED;
+
+	if (set) {
+		flags |= min_t(unsigned long, set->nr, FTRACE_REF_MAX);
+		if ((set->flags & (FTRACE_SET_SAVE_REGS | FTRACE_SET_IPMODIFY)) ||
+		    ((set->flags & FTRACE_SET_DIRECT) && set->nr > 1))
+			flags |= FTRACE_FL_REGS;
+		if (set->flags & FTRACE_SET_IPMODIFY)
+			flags |= FTRACE_FL_IPMODIFY;
+		if (set->flags & FTRACE_SET_DIRECT)
+			flags |= FTRACE_FL_DIRECT;
+		if (site_set_tramp(set))
+			flags |= FTRACE_FL_TRAMP;
+	}
+	rec->flags = flags;
+}
+
+/* Record flags describing the code at the site, which now calls @addr. */
+static void site_rec_mark_code(struct dyn_ftrace *rec,
+			       const struct ftrace_site_set *set,
+			       unsigned long addr, enum site_kind kind)
+{
+	unsigned long flags = rec->flags & ~SITE_FL_CODE;
+
+	if (addr) {
+		flags |= FTRACE_FL_ENABLED | FTRACE_FL_TOUCHED;
+		if ((flags & FTRACE_FL_REGS) ||
+		    (kind == SITE_SHARED && addr == FTRACE_REGS_ADDR))
+			flags |= FTRACE_FL_REGS_EN;
+		if (kind == SITE_TRAMP)
+			flags |= FTRACE_FL_TRAMP_EN;
+		if (kind == SITE_DIRECT)
+			flags |= FTRACE_FL_DIRECT_EN;
+		if (set && (set->flags & (FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT)))
+			flags |= FTRACE_FL_MODIFIED;
+	}
+	rec->flags = flags;
+}
+
+/* ---- building a generation ---------------------------------------------- */
+
+/*
+ * A set as allocated: the memo pair remembers which set adding memo_ops to
+ * this one gave, so every record that takes the same path through the ops
+ * list ends up with the same (interned) set.
+ */
+struct site_set_node {
+	struct ftrace_site_set	*memo_next;
+	struct ftrace_ops	*memo_ops;
+	struct ftrace_site_set	set;	/* last: ends in ops[] */
+};
+
+static struct site_set_node *site_set_node(struct ftrace_site_set *set)
+{
+	return container_of(set, struct site_set_node, set);
+}
+
+static void site_gen_free(struct ftrace_site_gen *gen)
+{
+	struct ftrace_site_set *set, *next;
+
+	if (!gen)
+		return;
+	for (set = gen->sets; set; set = next) {
+		next = set->next_in_gen;
+		kfree(site_set_node(set));
+	}
+	kvfree(gen->slots);
+	kfree(gen);
+}
+
+/* Per-record scratch: the wanting set while building, then the patch list. */
+union site_scratch {
+	struct ftrace_site_set	*set;
+	struct dyn_ftrace	*rec;
+};
+
+struct site_span {
+	struct ftrace_site_group	*group;
+	unsigned int			base;	/* scratch index of recs[0] */
+};
+
+struct site_build {
+	struct ftrace_site_gen	*gen;		/* owns every set made */
+	union site_scratch	*scratch;	/* one per record */
+	struct site_span	*spans;		/* one per group, list order */
+	unsigned int		nr_spans;
+	unsigned int		last_span;	/* lookup hint */
+	unsigned int		entries;	/* records with a set */
+	unsigned int		nr_patch;	/* scratch[] entries to patch */
+	struct ftrace_site_set	*from_empty;	/* memo of the empty set */
+};
+
+static void site_build_free(struct site_build *b)
+{
+	site_gen_free(b->gen);
+	kvfree(b->scratch);
+	kfree(b->spans);
+	b->gen = NULL;
+	b->scratch = NULL;
+	b->spans = NULL;
+}
+
+static int site_build_begin(struct site_build *b)
+{
+	struct ftrace_site_group *g;
+	unsigned int nr_groups = 0, total = 0, k = 0;
+
+	memset(b, 0, sizeof(*b));
+	for_each_site_group(g) {
+		nr_groups++;
+		total += g->nr;
+	}
+
+	b->gen = kzalloc(sizeof(*b->gen), GFP_KERNEL);
+	b->spans = kmalloc_array(nr_groups, sizeof(*b->spans), GFP_KERNEL);
+	b->scratch = kvcalloc(total, sizeof(*b->scratch), GFP_KERNEL);
+	if (!b->gen || !b->spans || !b->scratch) {
+		site_build_free(b);
+		return -ENOMEM;
+	}
+
+	total = 0;
+	for_each_site_group(g) {
+		b->spans[k].group = g;
+		b->spans[k].base = total;
+		total += g->nr;
+		k++;
+	}
+	b->nr_spans = k;
+	return 0;
+}
+
+static bool site_span_holds(const struct site_span *span,
+			    const struct dyn_ftrace *rec)
+{
+	return rec >= span->group->recs &&
+	       rec < span->group->recs + span->group->nr;
+}
+
+/*
+ * Scratch index of @rec, a record of one of the spanned groups (found under
+ * the same ftrace_lock section, so it is there).
+ */
+static unsigned int site_build_index(struct site_build *b,
+				     const struct dyn_ftrace *rec)
+{
+	unsigned int k = b->last_span;
+
+	if (k >= b->nr_spans || !site_span_holds(&b->spans[k], rec)) {
+		for (k = 0; k < b->nr_spans; k++)
+			if (site_span_holds(&b->spans[k], rec))
+				break;
+		if (WARN_ON_ONCE(k == b->nr_spans))
+			return UINT_MAX;
+		b->last_span = k;
+	}
+	return b->spans[k].base + (rec - b->spans[k].group->recs);
+}
+
+static unsigned int site_ops_set_flags(const struct ftrace_ops *ops)
+{
+	unsigned int flags = 0;
+
+	if (ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
+			  FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED))
+		flags |= FTRACE_SET_SAVE_REGS;
+	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+		flags |= FTRACE_SET_IPMODIFY;
+	if (ops->flags & FTRACE_OPS_FL_DIRECT)
+		flags |= FTRACE_SET_DIRECT;
+	return flags;
+}
+
+/* One site cannot serve two ip-modifiers, two direct calls, or one of each. */
+static bool site_set_flags_clash(unsigned int have, unsigned int add)
+{
+	unsigned int exclusive = FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT;
+
+	return (have & exclusive) && (add & exclusive);
+}
+
+/* The set @prev plus @ops (appended: list order is kept), newly made. */
+static struct ftrace_site_set *site_set_extend(struct site_build *b,
+					       struct ftrace_site_set *prev,
+					       struct ftrace_ops *ops)
+{
+	unsigned int have = prev ? prev->flags : 0;
+	unsigned int add = site_ops_set_flags(ops);
+	unsigned int nr = prev ? prev->nr + 1 : 1;
+	struct site_set_node *node;
+	struct ftrace_site_set *set;
+
+	if (site_set_flags_clash(have, add))
+		return ERR_PTR(-EBUSY);
+
+	/* One more slot: ops[nr] stays NULL, the dispatcher's end mark. */
+	node = kzalloc(struct_size(node, set.ops, nr + 1), GFP_KERNEL);
+	if (!node)
+		return ERR_PTR(-ENOMEM);
+	set = &node->set;
+	set->nr = nr;
+	set->flags = have | add;
+	if (prev)
+		memcpy(set->ops, prev->ops, prev->nr * sizeof(*prev->ops));
+	set->ops[nr - 1] = ops;
+	set->next_in_gen = b->gen->sets;
+	b->gen->sets = set;
+	return set;
+}
+
+/* Make the record at scratch index @i wanted by @ops too. */
+static int site_build_add(struct site_build *b, unsigned int i,
+			  struct ftrace_ops *ops)
+{
+	struct ftrace_site_set *prev = b->scratch[i].set;
+	struct ftrace_site_set *next;
+
+	/* A manager's subops may list the same ip twice. */
+	if (prev && prev->ops[prev->nr - 1] == ops)
+		return 0;
+
+	if (!prev)
+		next = b->from_empty;
+	else if (site_set_node(prev)->memo_ops == ops)
+		next = site_set_node(prev)->memo_next;
+	else
+		next = NULL;
+
+	if (!next) {
+		next = site_set_extend(b, prev, ops);
+		if (IS_ERR(next))
+			return PTR_ERR(next);
+		if (!prev) {
+			b->from_empty = next;
+		} else {
+			site_set_node(prev)->memo_ops = ops;
+			site_set_node(prev)->memo_next = next;
+		}
+	}
+
+	if (!prev)
+		b->entries++;
+	b->scratch[i].set = next;
+	return 0;
+}
+
+static struct ftrace_hash *site_ops_filter(struct ftrace_ops *ops)
+{
+	if (!ops->func_hash)
+		return NULL;
+	return rcu_dereference_protected(ops->func_hash->filter_hash,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+static struct ftrace_hash *site_ops_notrace(struct ftrace_ops *ops)
+{
+	if (!ops->func_hash)
+		return NULL;
+	return rcu_dereference_protected(ops->func_hash->notrace_hash,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+/* subop_list is only initialised once an ops was set up for registration. */
+static bool site_ops_has_subops(struct ftrace_ops *ops)
+{
+	return ops->subop_list.next && !list_empty(&ops->subop_list);
+}
+
+/* How to find the records an ops wants. */
+enum site_scan {
+	SITE_SCAN_ALL,		/* every record, no test needed */
+	SITE_SCAN_TEST,		/* every record, ask ftrace_ops_or_subops_want_ip() */
+	SITE_SCAN_HASHES,	/* only the ips of the filter hash(es), and ask */
+};
+
+static enum site_scan site_ops_scan(struct ftrace_ops *ops)
+{
+	struct ftrace_ops *sub;
+
+	if (site_ops_has_subops(ops)) {
+		/* A manager wants what its enabled subops want. */
+		list_for_each_entry(sub, &ops->subop_list, list)
+			if ((sub->flags & FTRACE_OPS_FL_ENABLED) &&
+			    ftrace_hash_empty(site_ops_filter(sub)))
+				return SITE_SCAN_TEST;
+		return SITE_SCAN_HASHES;
+	}
+	if (!ftrace_hash_empty(site_ops_filter(ops)))
+		return SITE_SCAN_HASHES;
+	if (!ftrace_hash_empty(site_ops_notrace(ops)))
+		return SITE_SCAN_TEST;
+	return SITE_SCAN_ALL;
+}
+
+static int site_build_scan(struct site_build *b, struct ftrace_ops *ops,
+			   bool test)
+{
+	unsigned int k, i;
+	int err;
+
+	for (k = 0; k < b->nr_spans; k++) {
+		struct ftrace_site_group *g = b->spans[k].group;
+
+		for (i = 0; i < g->nr; i++) {
+			struct dyn_ftrace *rec = &g->recs[i];
+
+			if (ftrace_site_disabled(rec))
+				continue;
+			if (test && !ftrace_ops_or_subops_want_ip(ops, rec->ip))
+				continue;
+			err = site_build_add(b, b->spans[k].base + i, ops);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int site_build_hash(struct site_build *b, struct ftrace_ops *ops,
+			   struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *entry;
+	unsigned long bucket;
+	unsigned int i;
+	int err;
+
+	for_each_hash_entry(hash, bucket, entry) {
+		unsigned long ip = READ_ONCE(entry->ip);
+		struct dyn_ftrace *rec;
+
+		/* ip 0: an entry of freed text, kept so the hash stays non-empty */
+		if (!ip)
+			continue;
+		rec = ftrace_site_lookup(ip);
+		if (!rec || ftrace_site_disabled(rec))
+			continue;
+		if (!ftrace_ops_or_subops_want_ip(ops, ip))
+			continue;
+		i = site_build_index(b, rec);
+		if (i == UINT_MAX)
+			continue;
+		err = site_build_add(b, i, ops);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int site_build_ops(struct site_build *b, struct ftrace_ops *ops)
+{
+	struct ftrace_ops *sub;
+	int err;
+
+	b->from_empty = NULL;
+
+	switch (site_ops_scan(ops)) {
+	case SITE_SCAN_ALL:
+		return site_build_scan(b, ops, false);
+	case SITE_SCAN_TEST:
+		return site_build_scan(b, ops, true);
+	case SITE_SCAN_HASHES:
+		break;
+	}
+
+	if (!site_ops_has_subops(ops))
+		return site_build_hash(b, ops, site_ops_filter(ops));
+	list_for_each_entry(sub, &ops->subop_list, list) {
+		if (!(sub->flags & FTRACE_OPS_FL_ENABLED))
+			continue;
+		err = site_build_hash(b, ops, site_ops_filter(sub));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Step 1: the interned set of every record, in ftrace_ops_list order. */
+static int site_build_sets(struct site_build *b)
+{
+	struct ftrace_ops *ops;
+	int err;
+
+	for (ops = rcu_dereference_protected(ftrace_ops_list,
+					     lockdep_is_held(&ftrace_lock));
+	     ops && ops != &ftrace_list_end;
+	     ops = rcu_dereference_protected(ops->next,
+					     lockdep_is_held(&ftrace_lock))) {
+		if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+			continue;
+		err = site_build_ops(b, ops);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Same probe sequence as ftrace_dispatch_find(). */
+static void site_table_insert(struct ftrace_site_gen *gen, unsigned long ip,
+			      struct ftrace_site_set *set)
+{
+	unsigned int i = ftrace_dispatch_hash(ip) & gen->mask;
+
+	while (gen->slots[i].ip)
+		i = (i + 1) & gen->mask;
+	gen->slots[i].ip = ip;
+	gen->slots[i].set = set;
+	gen->used++;
+}
+
+/* Step 2: the ip -> set table, at most half full. */
+static int site_build_table(struct site_build *b)
+{
+	struct ftrace_site_gen *gen = b->gen;
+	unsigned long slots;
+	unsigned int k, i;
+
+	if (!b->entries)
+		return 0;
+
+	slots = roundup_pow_of_two(2UL * b->entries);
+	gen->slots = kvcalloc(slots, sizeof(*gen->slots), GFP_KERNEL);
+	if (!gen->slots)
+		return -ENOMEM;
+	gen->mask = slots - 1;
+
+	for (k = 0; k < b->nr_spans; k++) {
+		struct ftrace_site_group *g = b->spans[k].group;
+
+		for (i = 0; i < g->nr; i++) {
+			struct ftrace_site_set *set = b->scratch[b->spans[k].base + i].set;
+
+			if (set)
+				site_table_insert(gen, g->recs[i].ip, set);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Step 3: make the new generation current, store every record's set and
+ * flags, and turn b->scratch into the list of records to patch.  Returns the
+ * previous generation, which readers may still use.
+ */
+static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
+{
+	struct ftrace_site_gen *old, *gen = b->gen;
+	unsigned int k, i, nr_patch = 0;
+
+	old = rcu_dereference_protected(ftrace_site_gen,
+					lockdep_is_held(&ftrace_lock));
+	if (!b->entries) {
+		/* No record is wanted, so no set was made. */
+		site_gen_free(gen);
+		gen = NULL;
+	}
+	rcu_assign_pointer(ftrace_site_gen, gen);
+	b->gen = NULL;
+
+	for (k = 0; k < b->nr_spans; k++) {
+		struct ftrace_site_group *g = b->spans[k].group;
+
+		for (i = 0; i < g->nr; i++) {
+			struct ftrace_site_set *set = b->scratch[b->spans[k].base + i].set;
+			struct dyn_ftrace *rec = &g->recs[i];
+			enum site_kind kind;
+			unsigned long addr;
+
+			g->set[i] = set;
+			site_rec_mark_wanted(rec, set);
+			if (ftrace_site_disabled(rec))
+				continue;
+			addr = site_target(rec->ip, set, enable, &kind);
+			if (addr == g->cur_addr[i])
+				site_rec_mark_code(rec, set, addr, kind);
+			else
+				b->scratch[nr_patch++].rec = rec;	/* <= index read */
+		}
+	}
+	b->nr_patch = nr_patch;
+	return old;
+}
+
+/* ---- record iteration for the arch patcher ----------------------------- */
+
+/*
+ * Walks every record, or, while ftrace_sites_update() patches, only the
+ * records whose target changed (any other record would be
+ * FTRACE_UPDATE_IGNORE).  One iterator, used under ftrace_lock.
+ */
+struct ftrace_rec_iter {
+	struct ftrace_site_group	*group;	/* full walk */
+	unsigned int			index;	/* in group, or in the patch list */
+	struct dyn_ftrace		*rec;
+};
+
+static struct ftrace_rec_iter site_iter;
+static union site_scratch *site_patch_list;
+static unsigned int site_patch_nr;
+
+static struct ftrace_rec_iter *site_iter_group_from(struct ftrace_site_group *g)
+{
+	for (; g; g = rcu_dereference_check(g->next, lockdep_is_held(&ftrace_lock))) {
+		if (!g->nr)
+			continue;
+		site_iter.group = g;
+		site_iter.index = 0;
+		site_iter.rec = &g->recs[0];
+		return &site_iter;
+	}
+	return NULL;
+}
+
+/**
+ * ftrace_rec_iter_start - start walking the records for the arch patcher
+ *
+ * Context: ftrace_lock held.
+ * Return: the iterator at the first record, or NULL if there is none.
+ */
+struct ftrace_rec_iter *ftrace_rec_iter_start(void)
+{
+	if (site_patch_list) {
+		if (!site_patch_nr)
+			return NULL;
+		site_iter.index = 0;
+		site_iter.rec = site_patch_list[0].rec;
+		return &site_iter;
+	}
+	return site_iter_group_from(rcu_dereference_check(ftrace_site_groups,
+							  lockdep_is_held(&ftrace_lock)));
+}
+
+/**
+ * ftrace_rec_iter_next - advance the iterator
+ * @iter: the iterator
+ *
+ * Return: @iter at the next record, or NULL at the end.
+ */
+struct ftrace_rec_iter *ftrace_rec_iter_next(struct ftrace_rec_iter *iter)
+{
+	if (site_patch_list) {
+		if (++iter->index >= site_patch_nr)
+			return NULL;
+		iter->rec = site_patch_list[iter->index].rec;
+		return iter;
+	}
+	if (++iter->index < iter->group->nr) {
+		iter->rec = &iter->group->recs[iter->index];
+		return iter;
+	}
+	return site_iter_group_from(rcu_dereference_check(iter->group->next,
+							  lockdep_is_held(&ftrace_lock)));
+}
+
+/**
+ * ftrace_rec_iter_record - the record the iterator is at
+ * @iter: the iterator
+ *
+ * Return: the record.
+ */
+struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter)
+{
+	return iter->rec;
+}
+
+/* ---- record state for the arch patcher ---------------------------------- */
+
+static int site_action(unsigned long cur, unsigned long target)
+{
+	if (cur == target) {
+		ftrace_bug_type = FTRACE_BUG_UNKNOWN;
+		return FTRACE_UPDATE_IGNORE;
+	}
+	if (!cur) {
+		ftrace_bug_type = FTRACE_BUG_CALL;
+		return FTRACE_UPDATE_MAKE_CALL;
+	}
+	if (!target) {
+		ftrace_bug_type = FTRACE_BUG_NOP;
+		return FTRACE_UPDATE_MAKE_NOP;
+	}
+	ftrace_bug_type = FTRACE_BUG_UPDATE;
+	return FTRACE_UPDATE_MODIFY_CALL;
+}
+
+/**
+ * ftrace_test_record - what patching a record would do
+ * @rec: the record
+ * @enable: false when all sites must become NOPs
+ *
+ * Context: ftrace_lock held.  O(1).
+ * Return: FTRACE_UPDATE_IGNORE, _MAKE_CALL, _MAKE_NOP or _MODIFY_CALL.
+ */
+int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
+{
+	struct ftrace_site_group *g;
+	enum site_kind kind;
+	unsigned int i;
+
+	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
+	if (ftrace_site_disabled(rec))
+		return FTRACE_UPDATE_IGNORE;
+	g = ftrace_site_group_of(rec, &i);
+	if (WARN_ON_ONCE(!g))
+		return FTRACE_UPDATE_IGNORE;
+	return site_action(g->cur_addr[i],
+			   site_target(rec->ip, g->set[i], enable, &kind));
+}
+
+/**
+ * ftrace_update_record - record that a site's code was (queued to be) changed
+ * @rec: the record
+ * @enable: false when all sites must become NOPs
+ *
+ * Stores the record's target as what it calls now and refreshes its
+ * FTRACE_FL_* code flags.  The caller patches the text accordingly.
+ *
+ * Context: ftrace_lock held.  O(1).
+ * Return: the FTRACE_UPDATE_* action this stands for.
+ */
+int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
+{
+	struct ftrace_site_group *g;
+	enum site_kind kind;
+	unsigned long addr;
+	unsigned int i;
+	int action;
+
+	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
+	if (ftrace_site_disabled(rec))
+		return FTRACE_UPDATE_IGNORE;
+	g = ftrace_site_group_of(rec, &i);
+	if (WARN_ON_ONCE(!g))
+		return FTRACE_UPDATE_IGNORE;
+
+	addr = site_target(rec->ip, g->set[i], enable, &kind);
+	action = site_action(g->cur_addr[i], addr);
+	if (action != FTRACE_UPDATE_IGNORE) {
+		g->cur_addr[i] = addr;
+		site_rec_mark_code(rec, g->set[i], addr, kind);
+	}
+	return action;
+}
+
+/**
+ * ftrace_get_addr_curr - what a call site calls now
+ * @rec: the record
+ *
+ * Return: the call target, or 0 if the site is the NOP.
+ */
+unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
+{
+	struct ftrace_site_group *g;
+	unsigned int i;
+
+	g = ftrace_site_group_of(rec, &i);
+	return g ? g->cur_addr[i] : 0;
+}
+
+/**
+ * ftrace_get_addr_new - what a call site should call with calls enabled
+ * @rec: the record
+ *
+ * Return: the call target, or 0 if no registered ops wants the site.
+ */
+unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
+{
+	struct ftrace_site_group *g;
+	enum site_kind kind;
+	unsigned int i;
+
+	g = ftrace_site_group_of(rec, &i);
+	if (!g)
+		return 0;
+	return site_target(rec->ip, g->set[i], true, &kind);
+}
+
+/* ---- ftrace_call and the code update ------------------------------------ */
+
+/* What ftrace_call/ftrace_regs_call call now (ftrace_64.S starts on the stub). */
+static ftrace_func_t site_caller_func = ftrace_stub;
+
+static int site_caller_retarget(ftrace_func_t func)
+{
+	int err;
+
+	if (func == site_caller_func)
+		return 0;
+	err = ftrace_update_ftrace_func(func);
+	if (!err)
+		site_caller_func = func;
+	return err;
+}
+
+/* Does ftrace_call still have to be pointed at ftrace_trace_function? */
+static bool site_caller_stale(void)
+{
+	return ftrace_trace_function != site_caller_func;
+}
+
+static void site_caller_failed(int err)
+{
+	WARN(1, "ftrace: retargeting ftrace_call failed (%d)\n", err);
+	ftrace_kill();
+}
+
+/**
+ * ftrace_modify_all_code - carry out an update command
+ * @command: FTRACE_UPDATE_CALLS or FTRACE_DISABLE_CALLS, optionally with
+ *	     FTRACE_UPDATE_TRACE_FUNC and FTRACE_START/STOP_FUNC_RET
+ *
+ * With FTRACE_UPDATE_TRACE_FUNC, ftrace_call first calls the list
+ * dispatcher (right for any site), then the sites are patched, and only then
+ * ftrace_call calls ftrace_trace_function.  So a site the update turns off
+ * never reaches a single ops' function directly on its way out.
+ *
+ * Context: from arch_ftrace_update_code(), text writable (see
+ * ftrace_arch_code_modify_prepare()), ftrace_lock held by the updater.
+ */
+void ftrace_modify_all_code(int command)
+{
+	bool retarget = command & FTRACE_UPDATE_TRACE_FUNC;
+	int err;
+
+	if (retarget) {
+		err = site_caller_retarget(arch_ftrace_ops_list_func);
+		if (err) {
+			site_caller_failed(err);
+			return;
+		}
+	}
+
+	if (command & FTRACE_UPDATE_CALLS)
+		ftrace_replace_code(1);
+	else if (command & FTRACE_DISABLE_CALLS)
+		ftrace_replace_code(0);
+
+	/* A site could not be patched (ftrace_bug()): touch nothing more. */
+	if (ftrace_core_dead())
+		return;
+
+	/*
+	 * ftrace_pick_trace_func() only picks an ops' own function once
+	 * function_trace_op is that ops and every task that may still reach
+	 * ftrace_call loaded it, so installing it now is safe.
+	 */
+	if (retarget && ftrace_trace_function != site_caller_func) {
+		err = site_caller_retarget(ftrace_trace_function);
+		if (err) {
+			site_caller_failed(err);
+			return;
+		}
+	}
+
+	if (command & FTRACE_START_FUNC_RET)
+		err = ftrace_enable_ftrace_graph_caller();
+	else if (command & FTRACE_STOP_FUNC_RET)
+		err = ftrace_disable_ftrace_graph_caller();
+	else
+		err = 0;
+	if (WARN_ON_ONCE(err))
+		ftrace_kill();
+}
+
+/**
+ * ftrace_arch_code_modify_prepare - make kernel text patchable
+ *
+ * Default: nothing to do.  Paired with ftrace_arch_code_modify_post_process().
+ */
+void __weak ftrace_arch_code_modify_prepare(void)
+{
+}
+
+/**
+ * ftrace_arch_code_modify_post_process - finish patching kernel text
+ */
+void __weak ftrace_arch_code_modify_post_process(void)
+{
+}
+
+/**
+ * ftrace_replace_code - patch every record the iterator yields
+ * @mod_flags: bit 0 set: enable calls; clear: make every site a NOP
+ *
+ * Default one site at a time; architectures batch (x86 does).
+ */
+void __weak ftrace_replace_code(int mod_flags)
+{
+	bool enable = mod_flags & 1;
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	unsigned long old, new;
+	int err;
+
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		old = ftrace_get_addr_curr(rec);
+		new = ftrace_get_addr_new(rec);
+
+		switch (ftrace_update_record(rec, enable)) {
+		case FTRACE_UPDATE_MAKE_CALL:
+			err = ftrace_make_call(rec, new);
+			break;
+		case FTRACE_UPDATE_MAKE_NOP:
+			err = ftrace_make_nop(NULL, rec, old);
+			break;
+		case FTRACE_UPDATE_MODIFY_CALL:
+			err = ftrace_modify_call(rec, old, new);
+			break;
+		default:
+			continue;
+		}
+		if (err) {
+			ftrace_bug(err, rec);
+			return;
+		}
+	}
+}
+
+static int site_stop_machine_fn(void *data)
+{
+	ftrace_modify_all_code(*(int *)data);
+	return 0;
+}
+
+/**
+ * ftrace_run_stop_machine - carry out an update with every CPU stopped
+ * @command: the update command
+ */
+void ftrace_run_stop_machine(int command)
+{
+	stop_machine(site_stop_machine_fn, &command, NULL);
+}
+
+/**
+ * arch_ftrace_update_code - carry out an update command
+ * @command: the update command
+ *
+ * Default: stop every CPU.  Architectures that patch live override it.
+ */
+void __weak arch_ftrace_update_code(int command)
+{
+	ftrace_run_stop_machine(command);
+}
+
+/**
+ * ftrace_run_update_code - carry out an update command around the arch hooks
+ * @command: the update command
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_run_update_code(int command)
+{
+	ftrace_arch_code_modify_prepare();
+	arch_ftrace_update_code(command);
+	ftrace_arch_code_modify_post_process();
+}
+
+/* ---- the update --------------------------------------------------------- */
+
+/* Nothing can be running on a generation once this returns. */
+static void site_wait_readers(void)
+{
+	/* Before the scheduler runs there is one CPU and nothing in flight. */
+	if (system_state == SYSTEM_BOOTING)
+		return;
+	synchronize_rcu_tasks_rude();
+}
+
+static int site_build_run(struct site_build *b, bool with_table)
+{
+	int err;
+
+	err = site_build_begin(b);
+	if (err)
+		return err;
+	err = site_build_sets(b);
+	if (!err && with_table)
+		err = site_build_table(b);
+	if (err)
+		site_build_free(b);
+	return err;
+}
+
+/* Step 5: patch the listed records and retarget ftrace_call. */
+static void site_patch(struct site_build *b, int command)
+{
+	site_patch_list = b->scratch;
+	site_patch_nr = b->nr_patch;
+	ftrace_run_update_code(command);
+	site_patch_list = NULL;
+	site_patch_nr = 0;
+}
+
+/**
+ * ftrace_sites_update - make every call site call what the registered ops want
+ * @command: extra FTRACE_* commands to run in the same update
+ *	     (FTRACE_START/STOP_FUNC_RET; FTRACE_UPDATE_TRACE_FUNC is accepted
+ *	     but implied: ftrace_call is retargeted whenever
+ *	     ftrace_pick_trace_func() chose something else than it calls)
+ *
+ * Recomputes the ops set of every record, publishes it as a new generation,
+ * patches the sites whose target changed in one batch, retargets ftrace_call
+ * if needed, and frees the previous generation once no CPU can use it.
+ *
+ * Context: ftrace_lock held; sleeps.
+ * Return: 0; -EBUSY (a site would get two IPMODIFY/direct ops) or -ENOMEM
+ * with nothing changed; -ENODEV after ftrace was killed.
+ */
+int ftrace_sites_update(int command)
+{
+	struct ftrace_site_gen *old;
+	struct site_build b;
+	bool enable;
+	int err;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	err = site_build_run(&b, true);
+	if (err)
+		return err;
+
+	enable = ftrace_enabled;
+	old = site_publish(&b, enable);
+
+	/* Step 4: what ftrace_call should call; retarget only if it changed. */
+	command &= ~(FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS |
+		     FTRACE_UPDATE_TRACE_FUNC);
+	ftrace_pick_trace_func();
+	if (site_caller_stale())
+		command |= FTRACE_UPDATE_TRACE_FUNC;
+
+	if (b.nr_patch || (command & (FTRACE_UPDATE_TRACE_FUNC |
+				      FTRACE_START_FUNC_RET |
+				      FTRACE_STOP_FUNC_RET)))
+		site_patch(&b, command | (enable ? FTRACE_UPDATE_CALLS :
+						   FTRACE_DISABLE_CALLS));
+	site_build_free(&b);
+
+	if (old) {
+		site_wait_readers();
+		site_gen_free(old);
+	}
+	return 0;
+}
+
+/**
+ * ftrace_sites_check - would an update succeed?
+ *
+ * Computes the sets as ftrace_sites_update() would and throws them away.
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, -EBUSY, -ENOMEM, or -ENODEV after ftrace was killed.
+ */
+int ftrace_sites_check(void)
+{
+	struct site_build b;
+	int err;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_core_dead())
+		return -ENODEV;
+	err = site_build_run(&b, false);
+	if (!err)
+		site_build_free(&b);
+	return err;
+}
+
+/* ---- ftrace_bug ----------------------------------------------------------- */
+
+static void site_bug_bytes(const char *what, const void *p)
+{
+	u8 insn[MCOUNT_INSN_SIZE];
+
+	if (copy_from_kernel_nofault(insn, p, MCOUNT_INSN_SIZE))
+		pr_info(" %s: unreadable\n", what);
+	else
+		pr_info(" %s: %*phC\n", what, MCOUNT_INSN_SIZE, insn);
+}
+
+static const char *const site_bug_stage[] = {
+	[FTRACE_BUG_UNKNOWN]	= NULL,
+	[FTRACE_BUG_INIT]	= "while turning a call to __fentry__ into a NOP",
+	[FTRACE_BUG_NOP]	= "while turning a call into a NOP",
+	[FTRACE_BUG_CALL]	= "while turning a NOP into a call",
+	[FTRACE_BUG_UPDATE]	= "while changing the target of a call",
+};
+
+static void site_bug_record(struct dyn_ftrace *rec)
+{
+	struct ftrace_site_group *g;
+	struct ftrace_site_set *set;
+	unsigned int i, k;
+
+	pr_info(" record flags %lx (%lu users)%s%s%s%s\n", rec->flags,
+		ftrace_rec_count(rec),
+		rec->flags & FTRACE_FL_REGS ? " regs" : "",
+		rec->flags & FTRACE_FL_TRAMP ? " tramp" : "",
+		rec->flags & FTRACE_FL_DIRECT ? " direct" : "",
+		rec->flags & FTRACE_FL_DISABLED ? " disabled" : "");
+
+	g = ftrace_site_group_of(rec, &i);
+	if (!g)
+		return;
+	pr_info(" calls now %pS (%lx), wanted %pS (%lx)\n",
+		(void *)g->cur_addr[i], g->cur_addr[i],
+		(void *)ftrace_get_addr_new(rec), ftrace_get_addr_new(rec));
+	set = g->set[i];
+	for (k = 0; set && k < set->nr; k++)
+		pr_info(" ops %u: func %pS, trampoline %pS\n", k,
+			set->ops[k]->func, (void *)set->ops[k]->trampoline);
+}
+
+/**
+ * ftrace_bug - report a call site that could not be patched, and stop ftrace
+ * @err: -EFAULT (reading the site failed), -EINVAL (it did not hold the
+ *	 expected instruction; ftrace_expected points at what was expected),
+ *	 -EPERM (writing failed), or another error
+ * @rec: the record of the site, or NULL
+ *
+ * ftrace_bug_type says what was being done.  Calls ftrace_kill(): no site
+ * is patched any more after this.
+ *
+ * Context: any; the updater usually holds ftrace_lock and text_mutex.
+ */
+void ftrace_bug(int err, struct dyn_ftrace *rec)
+{
+	unsigned long ip = rec ? rec->ip : 0;
+	const char *stage = NULL;
+
+	pr_info("------------[ ftrace bug ]------------\n");
+	switch (err) {
+	case -EFAULT:
+		pr_info("ftrace faulted on modifying %pS\n", (void *)ip);
+		break;
+	case -EINVAL:
+		pr_info("ftrace failed to modify %pS\n", (void *)ip);
+		site_bug_bytes("actual:  ", (void *)ip);
+		if (ftrace_expected)
+			site_bug_bytes("expected:", ftrace_expected);
+		break;
+	case -EPERM:
+		pr_info("ftrace faulted on writing %pS\n", (void *)ip);
+		break;
+	default:
+		pr_info("ftrace failed with error %d at %pS\n", err,
+			(void *)ip);
+		break;
+	}
+
+	if ((unsigned int)ftrace_bug_type < ARRAY_SIZE(site_bug_stage))
+		stage = site_bug_stage[ftrace_bug_type];
+	if (stage)
+		pr_info(" %s\n", stage);
+	if (rec)
+		site_bug_record(rec);
+
+	WARN_ON_ONCE(1);
+	ftrace_kill();
+}

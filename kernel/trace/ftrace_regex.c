@@ -1,0 +1,1223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The filter files: set_ftrace_filter, set_ftrace_notrace (and the stack
+ * tracer's stack_trace_filter), set_graph_function and set_graph_notrace;
+ * the filter commands ("func:command[:param]") and the built-in "mod"
+ * command with its cache of requests for modules not loaded yet.
+ *
+ * An open filter file works on a private copy of the hash it edits.
+ * Every word written is applied to that copy right away (so a bad word
+ * fails the write(2) that carries it) and the whole copy is installed in
+ * one step when the file is released.  Function probes ("schedule:traceoff")
+ * are the exception: their command registers them at once.
+ *
+ * Locking:
+ *  - regex_parse_lock serialises the word parsers of all open files
+ *    (several writers of one file share its parser).
+ *  - An ops' regex_lock is held while taking the copy and while installing
+ *    it (ftrace_hash_install() takes ftrace_lock itself).
+ *  - ftrace_lock protects the :mod: caches (tr->mod_trace, tr->mod_notrace)
+ *    and is held from ->start() to ->stop() of every listing, which walks
+ *    the call-site groups, the caches, the function probes and the graph
+ *    hashes.
+ *  - regex_cmd_lock protects the command list; a command runs under it.
+ * Order: regex_parse_lock -> regex_cmd_lock -> (command's locks) ->
+ * regex_lock -> ftrace_lock; trace_types_lock -> regex_lock.
+ */
+#include <linux/ctype.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/ftrace.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* A word is a symbol name plus a few glob characters, or a command. */
+#define REGEX_WORD_MAX		(KSYM_SYMBOL_LEN + 4)
+
+static DEFINE_MUTEX(regex_parse_lock);
+
+/* Copy of @src including its flags (the :mod: marker). */
+static struct ftrace_hash *regex_hash_dup(struct ftrace_hash *src)
+{
+	struct ftrace_hash *copy;
+
+	copy = ftrace_hash_copy(FTRACE_HASH_DEFAULT_BITS, src);
+	if (copy && src)
+		copy->flags = src->flags;
+	return copy;
+}
+
+/*
+ * A private copy lives as long as its file is open; call sites that went
+ * away meanwhile (module unload) are retired like ftrace_hashes_drop_range()
+ * does for published hashes: ip 0, entry kept, so the set cannot turn into
+ * the empty "everything" set.  Called just before the copy is installed.
+ */
+static void regex_retire_stale(struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *e;
+	int i;
+
+	if (ftrace_hash_empty(hash))
+		return;
+	mutex_lock(&ftrace_lock);
+	for_each_hash_entry(hash, i, e)
+		if (e->ip && !ftrace_site_lookup(e->ip))
+			e->ip = 0;
+	mutex_unlock(&ftrace_lock);
+}
+
+/* Read a trace_parser word from user space; true when a full word is ready. */
+static ssize_t regex_read_word(struct trace_parser *parser,
+			       const char __user *ubuf, size_t cnt,
+			       loff_t *ppos, bool *ready)
+{
+	ssize_t read = trace_get_user(parser, ubuf, cnt, ppos);
+
+	*ready = read >= 0 && trace_parser_loaded(parser) &&
+		 !trace_parser_cont(parser);
+	return read;
+}
+
+/* ---- commands ----------------------------------------------------------- */
+
+static LIST_HEAD(regex_cmds);
+static DEFINE_MUTEX(regex_cmd_lock);
+
+static struct ftrace_func_command *regex_cmd_find(const char *name)
+{
+	struct ftrace_func_command *cmd;
+
+	lockdep_assert_held(&regex_cmd_lock);
+	list_for_each_entry(cmd, &regex_cmds, list)
+		if (!strcmp(cmd->name, name))
+			return cmd;
+	return NULL;
+}
+
+/**
+ * register_ftrace_command - add a "func:name[:param]" filter command
+ * @cmd: the command; @cmd->name must be unique
+ *
+ * Context: boot (__init), may sleep.
+ * Return: 0, or -EBUSY if a command of that name exists.
+ */
+__init int register_ftrace_command(struct ftrace_func_command *cmd)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&regex_cmd_lock);
+	if (!regex_cmd_find(cmd->name)) {
+		list_add(&cmd->list, &regex_cmds);
+		ret = 0;
+	}
+	mutex_unlock(&regex_cmd_lock);
+	return ret;
+}
+
+/**
+ * unregister_ftrace_command - remove a filter command
+ * @cmd: a command with the name of the one to remove
+ *
+ * Context: boot (__init), may sleep.
+ * Return: 0, or -ENODEV if no command has that name.
+ */
+__init int unregister_ftrace_command(struct ftrace_func_command *cmd)
+{
+	struct ftrace_func_command *found;
+
+	mutex_lock(&regex_cmd_lock);
+	found = regex_cmd_find(cmd->name);
+	if (found)
+		list_del_init(&found->list);
+	mutex_unlock(&regex_cmd_lock);
+	return found ? 0 : -ENODEV;
+}
+
+/* "func:name:param": hand the word to command @name (-EINVAL if unknown). */
+static int regex_run_command(struct trace_array *tr, struct ftrace_hash *hash,
+			     char *func, char *name, char *param, int enable)
+{
+	struct ftrace_func_command *cmd;
+	int ret = -EINVAL;
+
+	mutex_lock(&regex_cmd_lock);
+	cmd = regex_cmd_find(name);
+	if (cmd)
+		ret = cmd->func(tr, hash, func, name, param, enable);
+	mutex_unlock(&regex_cmd_lock);
+	return ret;
+}
+
+/* ---- the :mod: cache ------------------------------------------------------ */
+
+static void mod_load_free(struct ftrace_mod_load *ml)
+{
+	list_del(&ml->list);
+	kfree(ml->func);
+	kfree(ml->module);
+	kfree(ml);
+}
+
+static bool module_is_loaded(const char *name)
+{
+	bool loaded = false;
+
+#ifdef CONFIG_MODULES
+	preempt_disable();
+	loaded = find_module(name);
+	preempt_enable();
+#endif
+	return loaded;
+}
+
+static struct list_head *mod_cache_head(struct trace_array *tr, int enable)
+{
+	return enable ? &tr->mod_trace : &tr->mod_notrace;
+}
+
+/* Remember "func:mod:module" for when @module shows up.  Takes ftrace_lock. */
+static int mod_cache_add(struct trace_array *tr, const char *func,
+			 const char *module, int enable)
+{
+	struct ftrace_mod_load *ml = kzalloc(sizeof(*ml), GFP_KERNEL);
+	char *f = kstrdup(func, GFP_KERNEL);
+	char *m = kstrdup(module, GFP_KERNEL);
+
+	if (!ml || !f || !m) {
+		kfree(ml);
+		kfree(f);
+		kfree(m);
+		return -ENOMEM;
+	}
+	ml->func = f;
+	ml->module = m;
+	ml->enable = enable;
+
+	mutex_lock(&ftrace_lock);
+	list_add(&ml->list, mod_cache_head(tr, enable));
+	mutex_unlock(&ftrace_lock);
+	return 0;
+}
+
+/* "!func:mod:module": drop matching requests ("*" drops all of @module). */
+static int mod_cache_forget(struct trace_array *tr, const char *func,
+			    const char *module, int enable)
+{
+	struct ftrace_mod_load *ml, *tmp;
+	bool all = !strcmp(func, "*");
+	int ret = -EINVAL;
+
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry_safe(ml, tmp, mod_cache_head(tr, enable), list) {
+		if (strcmp(ml->module, module))
+			continue;
+		if (!all && (!ml->func || strcmp(ml->func, func)))
+			continue;
+		mod_load_free(ml);
+		ret = 0;
+	}
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* Drop the whole cache of a file opened with O_TRUNC. */
+static void mod_cache_clear(struct list_head *head)
+{
+	struct ftrace_mod_load *ml, *tmp;
+
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry_safe(ml, tmp, head, list)
+		mod_load_free(ml);
+	mutex_unlock(&ftrace_lock);
+}
+
+/* Match "@func:mod:@module" into @hash; copies, as matching edits strings. */
+static int mod_match(struct ftrace_hash *hash, const char *func,
+		     const char *module)
+{
+	char *f = kstrdup(func, GFP_KERNEL);
+	char *m = kstrdup(module, GFP_KERNEL);
+	int ret = -ENOMEM;
+
+	if (f && m)
+		ret = ftrace_match_records_mod(hash, f, strlen(f), m);
+	kfree(f);
+	kfree(m);
+	return ret;
+}
+
+/*
+ * The "mod" command: "func:mod:module" limits the glob to one module.  When
+ * nothing matches because the module is not loaded, the request is kept and
+ * applied by ftrace_mod_cache_apply() once the module comes.
+ */
+static int mod_command(struct trace_array *tr, struct ftrace_hash *hash,
+		       char *func, char *cmd, char *module, int enable)
+{
+	int ret;
+
+	if (!tr)
+		return -ENODEV;
+	if (!module || !*module)
+		return -EINVAL;
+
+	ret = mod_match(hash, func, module);
+	if (ret)
+		return ret < 0 ? ret : 0;
+
+	if (func[0] == '!')
+		return mod_cache_forget(tr, func + 1, module, enable);
+	if (module_is_loaded(module))
+		return -EINVAL;
+	return mod_cache_add(tr, func, module, enable);
+}
+
+static struct ftrace_func_command mod_cmd = {
+	.name	= "mod",
+	.func	= mod_command,
+};
+
+static int __init regex_mod_cmd_init(void)
+{
+	return register_ftrace_command(&mod_cmd);
+}
+core_initcall(regex_mod_cmd_init);
+
+/* Move the cached requests of @name from @head to @todo.  ftrace_lock held. */
+static void mod_cache_take(struct list_head *head, const char *name,
+			   struct list_head *todo)
+{
+	struct ftrace_mod_load *ml, *tmp;
+
+	list_for_each_entry_safe(ml, tmp, head, list)
+		if (!strcmp(ml->module, name))
+			list_move_tail(&ml->list, todo);
+}
+
+/* Apply the requests for module @name cached on one hash of @tr. */
+static void mod_cache_apply_one(struct trace_array *tr, const char *name,
+				int enable)
+{
+	struct list_head *head = mod_cache_head(tr, enable);
+	struct ftrace_ops *ops = tr->ops;
+	struct ftrace_mod_load *ml, *tmp;
+	struct ftrace_hash __rcu **slot;
+	struct ftrace_hash *new;
+	struct mutex *lock;		/* the ops' regex_lock */
+	LIST_HEAD(todo);
+
+	if (!ops || !ops->func_hash || list_empty(head))
+		return;
+
+	lock = &ops->func_hash->regex_lock;
+	mutex_lock(lock);
+	slot = enable ? &ops->func_hash->filter_hash :
+			&ops->func_hash->notrace_hash;
+	new = regex_hash_dup(rcu_dereference_protected(*slot,
+						       lockdep_is_held(lock)));
+	if (!new)
+		goto unlock;
+
+	mutex_lock(&ftrace_lock);
+	mod_cache_take(head, name, &todo);
+	mutex_unlock(&ftrace_lock);
+	if (list_empty(&todo)) {
+		ftrace_hash_free(new);
+		goto unlock;
+	}
+
+	list_for_each_entry_safe(ml, tmp, &todo, list) {
+		mod_match(new, ml->func ? ml->func : "*", name);
+		mod_load_free(ml);
+	}
+	mutex_lock(&ftrace_lock);
+	if (enable && list_empty(head))
+		new->flags &= ~FTRACE_HASH_FL_MOD;
+	mutex_unlock(&ftrace_lock);
+
+	ftrace_hash_install(ops, slot, new);
+unlock:
+	mutex_unlock(lock);
+}
+
+/**
+ * ftrace_mod_cache_apply - apply cached ":mod:" requests to a new module
+ * @mod: module whose call sites were just enabled
+ *
+ * For every trace array, the "func:mod:@mod" requests written while @mod
+ * was not loaded are matched against its functions, removed from the cache
+ * and installed in the trace array's filter or notrace hash.
+ *
+ * Context: process context, may sleep; takes trace_types_lock, the ops'
+ * regex_lock and ftrace_lock, so the caller must hold none of them.
+ */
+void ftrace_mod_cache_apply(struct module *mod)
+{
+#ifdef CONFIG_MODULES
+	struct trace_array *tr;
+
+	if (!mod)
+		return;
+	mutex_lock(&trace_types_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		mod_cache_apply_one(tr, mod->name, 1);
+		mod_cache_apply_one(tr, mod->name, 0);
+	}
+	mutex_unlock(&trace_types_lock);
+#endif
+}
+
+/* ---- set_ftrace_filter / set_ftrace_notrace ------------------------------ */
+
+enum regex_part {
+	PART_ALL,	/* the "all functions" line of an empty hash */
+	PART_FUNCS,	/* call sites in the hash */
+	PART_MODS,	/* cached :mod: requests */
+	PART_PROBES,	/* function probes (set_ftrace_filter only) */
+	PART_DONE,
+};
+
+/*
+ * An open filter file.  The listing cursor names the item shown at seq
+ * position @pos; it is only used with ftrace_lock held and is rebuilt from
+ * scratch whenever it cannot be trusted any more.
+ */
+struct regex_iter {
+	struct ftrace_ops		*ops;
+	struct trace_array		*tr;
+	unsigned int			flags;		/* FTRACE_ITER_* */
+	struct ftrace_hash		*hash;		/* private copy */
+	struct trace_parser		parser;		/* writers only */
+
+	loff_t				pos;
+	enum regex_part			part;
+	struct ftrace_site_group	*grp;
+	unsigned int			idx;
+	unsigned long			nth;		/* in mods / probes */
+	char				name[KSYM_NAME_LEN];
+};
+
+static struct regex_iter *regex_file_iter(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+static struct list_head *regex_mod_list(struct regex_iter *it)
+{
+	if (!it->tr)
+		return NULL;
+	return mod_cache_head(it->tr, !(it->flags & FTRACE_ITER_NOTRACE));
+}
+
+static unsigned long regex_mod_count(struct regex_iter *it)
+{
+	struct list_head *head = regex_mod_list(it);
+	unsigned long n = 0;
+
+	if (head)
+		n = list_count_nodes(head);
+	return n;
+}
+
+static struct ftrace_site_group *group_next(struct ftrace_site_group *g)
+{
+	return rcu_dereference_protected(g->next, lockdep_is_held(&ftrace_lock));
+}
+
+static bool regex_lists_rec(struct regex_iter *it, struct dyn_ftrace *rec)
+{
+	return !ftrace_site_disabled(rec) && ftrace_lookup_ip(it->hash, rec->ip);
+}
+
+/* Move the cursor forward to the first position that holds an item. */
+static void cursor_settle(struct regex_iter *it)
+{
+	for (;;) {
+		switch (it->part) {
+		case PART_FUNCS:
+			for (; it->grp; it->grp = group_next(it->grp), it->idx = 0) {
+				for (; it->idx < it->grp->nr; it->idx++)
+					if (regex_lists_rec(it, &it->grp->recs[it->idx]))
+						return;
+				cond_resched();
+			}
+			it->part = PART_MODS;
+			it->nth = 0;
+			break;
+		case PART_MODS:
+			if (it->nth < regex_mod_count(it))
+				return;
+			it->part = PART_PROBES;
+			it->nth = 0;
+			break;
+		case PART_PROBES:
+			if ((it->flags & FTRACE_ITER_DO_PROBES) &&
+			    it->nth < ftrace_probes_count(it->tr))
+				return;
+			it->part = PART_DONE;
+			return;
+		default:		/* PART_ALL, PART_DONE */
+			return;
+		}
+	}
+}
+
+static void cursor_rewind(struct regex_iter *it)
+{
+	it->pos = 0;
+	it->grp = NULL;
+	it->idx = 0;
+	it->nth = 0;
+	if (ftrace_hash_empty(it->hash)) {
+		it->part = PART_ALL;
+		return;
+	}
+	it->part = PART_FUNCS;
+	if (it->hash->count)
+		it->grp = rcu_dereference_protected(ftrace_site_groups,
+						    lockdep_is_held(&ftrace_lock));
+	cursor_settle(it);
+}
+
+static void cursor_step(struct regex_iter *it)
+{
+	switch (it->part) {
+	case PART_ALL:
+		it->part = PART_MODS;
+		it->nth = 0;
+		break;
+	case PART_FUNCS:
+		it->idx++;
+		break;
+	case PART_MODS:
+	case PART_PROBES:
+		it->nth++;
+		break;
+	case PART_DONE:
+		return;
+	}
+	it->pos++;
+	cursor_settle(it);
+}
+
+/* May the cursor left by the previous ->stop() be reused for @pos? */
+static bool cursor_resumable(struct regex_iter *it, loff_t pos)
+{
+	struct ftrace_site_group *g;
+
+	if (pos != it->pos || it->part == PART_DONE)
+		return false;
+	if (it->part != PART_FUNCS)
+		return true;
+	for_each_site_group(g)
+		if (g == it->grp)
+			return it->idx < g->nr;
+	return false;		/* its group went away meanwhile */
+}
+
+static void *regex_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct regex_iter *it = m->private;
+
+	mutex_lock(&ftrace_lock);
+	if (ftrace_core_dead())
+		return NULL;
+
+	if (cursor_resumable(it, *pos)) {
+		cursor_settle(it);
+	} else {
+		cursor_rewind(it);
+		while (it->pos < *pos && it->part != PART_DONE)
+			cursor_step(it);
+	}
+	return it->part == PART_DONE ? NULL : it;
+}
+
+static void *regex_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct regex_iter *it = m->private;
+
+	cursor_step(it);
+	(*pos)++;
+	it->pos = *pos;
+	return it->part == PART_DONE ? NULL : it;
+}
+
+static void regex_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&ftrace_lock);
+}
+
+static void regex_show_rec(struct seq_file *m, struct regex_iter *it)
+{
+	struct dyn_ftrace *rec = &it->grp->recs[it->idx];
+	const char *modname = NULL;
+
+	if (ftrace_site_name(rec, it->name, &modname)) {
+		seq_printf(m, "%ps\n", (void *)rec->ip);
+		return;
+	}
+	seq_puts(m, it->name);
+	if (modname)
+		seq_printf(m, " [%s]", modname);
+	seq_putc(m, '\n');
+}
+
+static void regex_show_mod(struct seq_file *m, struct regex_iter *it)
+{
+	struct ftrace_mod_load *ml;
+	unsigned long n = it->nth;
+
+	list_for_each_entry(ml, regex_mod_list(it), list) {
+		if (n--)
+			continue;
+		seq_printf(m, "%s:mod:%s\n", ml->func ? ml->func : "*",
+			   ml->module);
+		return;
+	}
+}
+
+static int regex_seq_show(struct seq_file *m, void *v)
+{
+	struct regex_iter *it = m->private;
+
+	switch (it->part) {
+	case PART_ALL:
+		if (it->flags & FTRACE_ITER_NOTRACE)
+			seq_puts(m, "#### no functions disabled ####\n");
+		else
+			seq_puts(m, "#### all functions enabled ####\n");
+		break;
+	case PART_FUNCS:
+		regex_show_rec(m, it);
+		break;
+	case PART_MODS:
+		regex_show_mod(m, it);
+		break;
+	case PART_PROBES:
+		ftrace_probes_show_line(m, it->tr, it->nth);
+		break;
+	case PART_DONE:
+		break;
+	}
+	return 0;
+}
+
+static const struct seq_operations regex_seq_ops = {
+	.start	= regex_seq_start,
+	.next	= regex_seq_next,
+	.stop	= regex_seq_stop,
+	.show	= regex_seq_show,
+};
+
+static struct ftrace_hash __rcu **regex_slot(struct regex_iter *it)
+{
+	struct ftrace_ops_hash *fh = it->ops->func_hash;
+
+	if (it->flags & FTRACE_ITER_NOTRACE)
+		return &fh->notrace_hash;
+	return &fh->filter_hash;
+}
+
+/* Take the private copy: empty for O_TRUNC writers, else the current hash. */
+static int regex_take_hash(struct regex_iter *it, struct file *file)
+{
+	struct mutex *lock = &it->ops->func_hash->regex_lock;
+	bool trunc = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	struct list_head *mods = regex_mod_list(it);
+	struct ftrace_hash *cur;
+
+	mutex_lock(lock);
+	cur = rcu_dereference_protected(*regex_slot(it), lockdep_is_held(lock));
+	if (trunc)
+		it->hash = ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
+	else
+		it->hash = regex_hash_dup(cur);
+	if (trunc && it->hash && mods)
+		mod_cache_clear(mods);
+	mutex_unlock(lock);
+
+	return it->hash ? 0 : -ENOMEM;
+}
+
+static int regex_attach(struct regex_iter *it, struct file *file)
+{
+	int ret;
+
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = it;
+		return 0;
+	}
+	ret = seq_open(file, &regex_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = it;
+	return ret;
+}
+
+/*
+ * Whose file it is: @tr if given; else the owner of *@ops, with *@ops
+ * defaulting to global_ops.  (With @tr given, a NULL *@ops means tr->ops.)
+ */
+static struct trace_array *regex_owner(struct trace_array *tr,
+				       struct ftrace_ops **ops)
+{
+	if (tr)
+		return tr;
+	if (!*ops)
+		*ops = &global_ops;
+	return (*ops)->private;
+}
+
+static struct regex_iter *regex_iter_new(struct trace_array *tr,
+					 struct ftrace_ops *ops, int flag,
+					 struct file *file)
+{
+	struct regex_iter *it;
+
+	if (WARN_ON_ONCE(!ops))
+		return ERR_PTR(-ENODEV);
+	ftrace_ops_init(ops);		/* a fresh tr->ops has no hashes yet */
+
+	it = kzalloc(sizeof(*it), GFP_KERNEL);
+	if (!it)
+		return ERR_PTR(-ENOMEM);
+	it->ops = ops;
+	it->tr = tr;
+	it->flags = flag;
+	it->pos = -1;			/* the first ->start() rewinds */
+	if ((file->f_mode & FMODE_WRITE) &&
+	    trace_parser_get_init(&it->parser, REGEX_WORD_MAX)) {
+		kfree(it);
+		return ERR_PTR(-ENOMEM);
+	}
+	return it;
+}
+
+static void regex_iter_free(struct regex_iter *it, struct file *file)
+{
+	if (file->f_mode & FMODE_WRITE)
+		trace_parser_put(&it->parser);
+	kfree(it);
+}
+
+/**
+ * ftrace_regex_open - open a filter or notrace file of an ops
+ * @tr: trace array of the file (its reference is taken here), or NULL
+ * @ops: ops whose hash the file edits; NULL means @tr->ops
+ * @flag: FTRACE_ITER_FILTER or FTRACE_ITER_NOTRACE, plus
+ *	FTRACE_ITER_DO_PROBES to list function probes (set_ftrace_filter)
+ * @inode: inode being opened
+ * @file: file being opened
+ *
+ * With @tr and @ops both NULL, global_ops and its trace array are used;
+ * with only @tr NULL, @ops->private is the trace array.  Writers edit a
+ * private copy of the hash (empty with O_TRUNC, which also drops the
+ * cached :mod: requests of that hash); ftrace_regex_release() installs it.
+ * Readers get a seq_file listing.  Use ftrace_filter_write() or
+ * ftrace_notrace_write() as write, tracing_lseek() as llseek and
+ * ftrace_regex_release() as release.
+ *
+ * Return: 0, -ENODEV if ftrace is dead or @tr is going away, -ENOMEM.
+ */
+int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
+		      struct inode *inode, struct file *file)
+{
+	struct regex_iter *it;
+	int ret;
+
+	if (ftrace_core_dead())
+		return -ENODEV;
+	tr = regex_owner(tr, &ops);
+	if (tracing_check_open_get_tr(tr))
+		return -ENODEV;
+
+	it = regex_iter_new(tr, ops ?: tr->ops, flag, file);
+	if (IS_ERR(it)) {
+		ret = PTR_ERR(it);
+		goto put_tr;
+	}
+	ret = regex_take_hash(it, file);
+	if (ret)
+		goto free_iter;
+	ret = regex_attach(it, file);
+	if (!ret)
+		return 0;
+
+	ftrace_hash_free(it->hash);
+free_iter:
+	regex_iter_free(it, file);
+put_tr:
+	if (tr)
+		trace_array_put(tr);
+	return ret;
+}
+
+/* Apply one written word to the private copy (or run its command). */
+static int regex_apply_word(struct regex_iter *it, char *word, int len,
+			    int enable)
+{
+	char *rest = word;
+	char *func = strsep(&rest, ":");
+	char *name;
+	int ret;
+
+	if (!rest) {
+		ret = ftrace_match_records(it->hash, func, len);
+		if (ret < 0)
+			return ret;
+		return ret ? 0 : -EINVAL;	/* no such function */
+	}
+	name = strsep(&rest, ":");
+	return regex_run_command(it->tr, it->hash, func, name, rest, enable);
+}
+
+static ssize_t regex_write(struct file *file, const char __user *ubuf,
+			   size_t cnt, loff_t *ppos, int enable)
+{
+	struct regex_iter *it = regex_file_iter(file);
+	struct trace_parser *parser = &it->parser;
+	ssize_t read;
+	bool ready;
+	int ret = 0;
+
+	if (!cnt)
+		return 0;
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	mutex_lock(&regex_parse_lock);
+	read = regex_read_word(parser, ubuf, cnt, ppos, &ready);
+	if (ready) {
+		ret = regex_apply_word(it, parser->buffer, parser->idx, enable);
+		trace_parser_clear(parser);
+	}
+	mutex_unlock(&regex_parse_lock);
+
+	return ret < 0 ? ret : read;
+}
+
+/**
+ * ftrace_filter_write - write handler of a filter file
+ * @file: file opened with ftrace_regex_open(..., FTRACE_ITER_FILTER, ...)
+ * @ubuf: user buffer
+ * @cnt: bytes in @ubuf
+ * @ppos: file position
+ *
+ * Words are separated by white space: "glob", "!glob", "glob:mod:module"
+ * or "glob:command[:param]".  Each complete word is applied at once.
+ *
+ * Return: bytes consumed, or the error of the word that failed (-EINVAL
+ * for a glob matching no function or an unknown command).
+ */
+ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos)
+{
+	return regex_write(file, ubuf, cnt, ppos, 1);
+}
+
+/**
+ * ftrace_notrace_write - write handler of a notrace file
+ * @file: file opened with ftrace_regex_open(..., FTRACE_ITER_NOTRACE, ...)
+ * @ubuf: user buffer
+ * @cnt: bytes in @ubuf
+ * @ppos: file position
+ *
+ * As ftrace_filter_write(); commands other than "mod" refuse notrace.
+ *
+ * Return: bytes consumed, or the error of the word that failed.
+ */
+ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	return regex_write(file, ubuf, cnt, ppos, 0);
+}
+
+/* Install the private copy as the ops' filter or notrace hash. */
+static int regex_commit(struct regex_iter *it)
+{
+	struct mutex *lock = &it->ops->func_hash->regex_lock;
+	bool filter = !(it->flags & FTRACE_ITER_NOTRACE);
+	bool pending = false;
+	int ret;
+
+	mutex_lock(lock);
+	if (filter && it->tr) {
+		mutex_lock(&ftrace_lock);
+		pending = !list_empty(&it->tr->mod_trace);
+		mutex_unlock(&ftrace_lock);
+		/* waiting for a module: an empty filter must not mean "all" */
+		if (pending)
+			it->hash->flags |= FTRACE_HASH_FL_MOD;
+		else
+			it->hash->flags &= ~FTRACE_HASH_FL_MOD;
+	}
+	regex_retire_stale(it->hash);
+	ret = ftrace_hash_install(it->ops, regex_slot(it), it->hash);
+	it->hash = NULL;		/* consumed */
+	mutex_unlock(lock);
+	return ret;
+}
+
+/**
+ * ftrace_regex_release - release handler of a filter or notrace file
+ * @inode: inode of the file
+ * @file: file opened with ftrace_regex_open()
+ *
+ * A last word not followed by white space is applied, then a writer's copy
+ * is installed in one step (the ops' users see either the old or the new
+ * set, never a mix).
+ *
+ * Return: 0, or the error of the install (the old hash stays then).
+ */
+int ftrace_regex_release(struct inode *inode, struct file *file)
+{
+	struct regex_iter *it = regex_file_iter(file);
+	int enable = !(it->flags & FTRACE_ITER_NOTRACE);
+	struct trace_array *tr;
+	int ret = 0;
+
+	if (file->f_mode & FMODE_READ)
+		seq_release(inode, file);
+
+	if (file->f_mode & FMODE_WRITE) {
+		mutex_lock(&regex_parse_lock);
+		if (trace_parser_loaded(&it->parser))
+			regex_apply_word(it, it->parser.buffer, it->parser.idx,
+					 enable);
+		mutex_unlock(&regex_parse_lock);
+		ret = regex_commit(it);
+	}
+
+	ftrace_hash_free(it->hash);
+	tr = it->tr;
+	regex_iter_free(it, file);
+	if (tr)
+		trace_array_put(tr);
+	return ret;
+}
+
+/* ---- set_graph_function / set_graph_notrace ------------------------------ */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+
+/*
+ * An open graph file.  Writers build @new_hash and install it on release
+ * through ftrace_graph_hash_install().  The listing walks the live graph
+ * hash with ftrace_lock held from ->start() to ->stop(); @hash, @bucket
+ * and @entry are only valid in between.
+ */
+struct graph_file {
+	bool				exclude;	/* set_graph_notrace */
+	struct ftrace_hash		*new_hash;
+	struct trace_parser		parser;
+
+	struct ftrace_hash		*hash;
+	unsigned long			bucket;
+	struct ftrace_func_entry	*entry;
+};
+
+static struct graph_file *graph_file_of(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+/* The live graph hash.  ftrace_lock held. */
+static struct ftrace_hash *graph_live_hash(bool exclude)
+{
+	if (exclude)
+		return rcu_dereference_protected(ftrace_graph_notrace_hash,
+						 lockdep_is_held(&ftrace_lock));
+	return rcu_dereference_protected(ftrace_graph_hash,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+/* Advance to the entry after gf->entry (the first one if NULL). */
+static struct ftrace_func_entry *graph_step(struct graph_file *gf)
+{
+	unsigned long size = 1UL << gf->hash->size_bits;
+	struct hlist_node *node;
+
+	if (gf->entry) {
+		node = gf->entry->hlist.next;
+	} else {
+		gf->bucket = 0;
+		node = gf->hash->buckets[0].first;
+	}
+	while (!node && ++gf->bucket < size)
+		node = gf->hash->buckets[gf->bucket].first;
+
+	gf->entry = node ? hlist_entry(node, struct ftrace_func_entry, hlist) :
+			   NULL;
+	return gf->entry;
+}
+
+static void *graph_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct graph_file *gf = m->private;
+	loff_t i;
+
+	mutex_lock(&ftrace_lock);
+	gf->hash = graph_live_hash(gf->exclude);
+	gf->entry = NULL;
+	if (ftrace_hash_empty(gf->hash) || !gf->hash->count)
+		return *pos ? NULL : SEQ_START_TOKEN;
+
+	for (i = 0; i <= *pos; i++)
+		if (!graph_step(gf))
+			return NULL;
+	return gf->entry;
+}
+
+static void *graph_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct graph_file *gf = m->private;
+
+	(*pos)++;
+	if (v == SEQ_START_TOKEN)
+		return NULL;
+	return graph_step(gf);
+}
+
+static void graph_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&ftrace_lock);
+}
+
+static int graph_seq_show(struct seq_file *m, void *v)
+{
+	struct graph_file *gf = m->private;
+	struct ftrace_func_entry *entry = v;
+
+	if (v == SEQ_START_TOKEN) {
+		if (gf->exclude)
+			seq_puts(m, "#### no functions disabled ####\n");
+		else
+			seq_puts(m, "#### all functions enabled ####\n");
+		return 0;
+	}
+	if (entry->ip)		/* 0: its module went away */
+		seq_printf(m, "%ps\n", (void *)entry->ip);
+	return 0;
+}
+
+static const struct seq_operations graph_seq_ops = {
+	.start	= graph_seq_start,
+	.next	= graph_seq_next,
+	.stop	= graph_seq_stop,
+	.show	= graph_seq_show,
+};
+
+/* Add every entry of @found to @dst. */
+static int graph_hash_merge(struct ftrace_hash *dst, struct ftrace_hash *found)
+{
+	struct ftrace_func_entry *e;
+	int i;
+
+	for_each_hash_entry(found, i, e) {
+		if (ftrace_lookup_ip(dst, e->ip))
+			continue;
+		if (!ftrace_hash_add(dst, e->ip))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Replace gf->new_hash by itself minus @found; -EINVAL if nothing went. */
+static int graph_hash_drop(struct graph_file *gf, struct ftrace_hash *found)
+{
+	struct ftrace_hash *rest;
+	struct ftrace_func_entry *e;
+	unsigned long dropped = 0;
+	int i;
+
+	rest = ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
+	if (!rest)
+		return -ENOMEM;
+	for_each_hash_entry(gf->new_hash, i, e) {
+		if (ftrace_lookup_ip(found, e->ip)) {
+			dropped++;
+		} else if (!ftrace_hash_add(rest, e->ip)) {
+			ftrace_hash_free(rest);
+			return -ENOMEM;
+		}
+	}
+	if (!dropped) {
+		ftrace_hash_free(rest);
+		return -EINVAL;
+	}
+	ftrace_hash_free(gf->new_hash);
+	gf->new_hash = rest;
+	return 0;
+}
+
+/*
+ * "glob" adds the matching functions, "!glob" removes them.  Fails with
+ * -EINVAL when the glob matches no function, or (for '!') none of the set.
+ * Graph files know no commands and no :mod:.
+ */
+static int graph_apply_word(struct graph_file *gf, char *word)
+{
+	bool remove = word[0] == '!';
+	struct ftrace_hash *found;
+	int ret;
+
+	if (remove)
+		word++;
+	if (!*word || isdigit(*word) || strchr(word, ':'))
+		return -EINVAL;
+
+	found = ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
+	if (!found)
+		return -ENOMEM;
+	ret = ftrace_match_records(found, word, strlen(word));
+	if (ret > 0 && found->count)
+		ret = remove ? graph_hash_drop(gf, found) :
+			       graph_hash_merge(gf->new_hash, found);
+	else if (ret >= 0)
+		ret = -EINVAL;
+	ftrace_hash_free(found);
+	return ret;
+}
+
+/* The writer's starting set: empty with O_TRUNC, else the live hash. */
+static struct ftrace_hash *graph_start_hash(struct graph_file *gf,
+					    struct file *file)
+{
+	struct ftrace_hash *hash;
+
+	if (file->f_flags & O_TRUNC)
+		return ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
+
+	mutex_lock(&ftrace_lock);
+	hash = ftrace_hash_copy(FTRACE_HASH_DEFAULT_BITS,
+				graph_live_hash(gf->exclude));
+	mutex_unlock(&ftrace_lock);
+	return hash;
+}
+
+static int graph_open(struct inode *inode, struct file *file, bool exclude)
+{
+	struct graph_file *gf;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+	if (ftrace_core_dead())
+		return -ENODEV;
+
+	gf = kzalloc(sizeof(*gf), GFP_KERNEL);
+	if (!gf)
+		return -ENOMEM;
+	gf->exclude = exclude;
+
+	ret = -ENOMEM;
+	if (file->f_mode & FMODE_WRITE) {
+		if (trace_parser_get_init(&gf->parser, REGEX_WORD_MAX))
+			goto free_gf;
+		gf->new_hash = graph_start_hash(gf, file);
+		if (!gf->new_hash)
+			goto put_parser;
+	}
+
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = gf;
+		return 0;
+	}
+	ret = seq_open(file, &graph_seq_ops);
+	if (!ret) {
+		((struct seq_file *)file->private_data)->private = gf;
+		return 0;
+	}
+
+	ftrace_hash_free(gf->new_hash);
+put_parser:
+	if (file->f_mode & FMODE_WRITE)
+		trace_parser_put(&gf->parser);
+free_gf:
+	kfree(gf);
+	return ret;
+}
+
+static int graph_function_open(struct inode *inode, struct file *file)
+{
+	return graph_open(inode, file, false);
+}
+
+static int graph_notrace_open(struct inode *inode, struct file *file)
+{
+	return graph_open(inode, file, true);
+}
+
+static ssize_t graph_write(struct file *file, const char __user *ubuf,
+			   size_t cnt, loff_t *ppos)
+{
+	struct graph_file *gf = graph_file_of(file);
+	struct trace_parser *parser = &gf->parser;
+	ssize_t read;
+	bool ready;
+	int ret = 0;
+
+	if (!cnt)
+		return 0;
+
+	mutex_lock(&regex_parse_lock);
+	read = regex_read_word(parser, ubuf, cnt, ppos, &ready);
+	if (ready) {
+		ret = graph_apply_word(gf, parser->buffer);
+		trace_parser_clear(parser);
+	}
+	mutex_unlock(&regex_parse_lock);
+
+	return ret < 0 ? ret : read;
+}
+
+static int graph_release(struct inode *inode, struct file *file)
+{
+	struct graph_file *gf = graph_file_of(file);
+	int ret = 0;
+
+	if (file->f_mode & FMODE_READ)
+		seq_release(inode, file);
+
+	if (file->f_mode & FMODE_WRITE) {
+		mutex_lock(&regex_parse_lock);
+		if (trace_parser_loaded(&gf->parser))
+			ret = graph_apply_word(gf, gf->parser.buffer);
+		mutex_unlock(&regex_parse_lock);
+		trace_parser_put(&gf->parser);
+
+		/* the set is installed even if the last word failed */
+		regex_retire_stale(gf->new_hash);
+		ret = ftrace_graph_hash_install(gf->exclude, gf->new_hash) ?: ret;
+	}
+	kfree(gf);
+	return ret;
+}
+
+const struct file_operations ftrace_graph_fops = {
+	.open		= graph_function_open,
+	.read		= seq_read,
+	.write		= graph_write,
+	.llseek		= tracing_lseek,
+	.release	= graph_release,
+};
+
+const struct file_operations ftrace_graph_notrace_fops = {
+	.open		= graph_notrace_open,
+	.read		= seq_read,
+	.write		= graph_write,
+	.llseek		= tracing_lseek,
+	.release	= graph_release,
+};
+
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
