@@ -321,12 +321,19 @@ static void notrace ftrace_ops_assist_func(unsigned long ip,
 					   struct ftrace_ops *op,
 					   struct ftrace_regs *fregs)
 {
-	int bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+	bool rcu_ok;
+	int bit;
 
-	if (bit < 0)
+	/* One level per context: a callback re-entering here is dropped. */
+	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+	if (unlikely(bit < 0))
 		return;
-	if (!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching())
+
+	/* An RCU-flagged ops is skipped where RCU does not watch (idle). */
+	rcu_ok = !(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching();
+	if (likely(rcu_ok))
 		op->func(ip, parent_ip, op, fregs);
+
 	trace_clear_recursion(bit);
 }
 
