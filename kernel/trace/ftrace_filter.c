@@ -71,6 +71,7 @@ struct ftrace_match {
 	bool			has_mod;
 	bool			exclude_mod;	/* "!module": all but it */
 	bool			remove;		/* "!glob": take out of @hash */
+	bool			fresh;		/* @hash was empty at the start */
 	int			found;		/* records matched */
 	int			err;
 };
@@ -164,6 +165,29 @@ static void ftrace_match_breathe(unsigned int i)
 		cond_resched();
 }
 
+/*
+ * Every usable record of @g into a hash that held nothing when the match
+ * began: records of all groups have distinct addresses, so none can be
+ * there already, and the entries go in without lookups, in batches.
+ */
+static void ftrace_match_all_fresh(struct ftrace_match *m,
+				   struct ftrace_site_group *g)
+{
+	unsigned long ips[FTRACE_HASH_BULK];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < g->nr && !m->err; i++) {
+		if (!ftrace_site_disabled(&g->recs[i]))
+			ips[n++] = g->recs[i].ip;
+		if (n == FTRACE_HASH_BULK || (n && i + 1 == g->nr)) {
+			m->err = ftrace_hash_add_unique(m->hash, ips, n);
+			m->found += n;
+			n = 0;
+			cond_resched();
+		}
+	}
+}
+
 /* FTRACE_MATCH_ALL: every usable record of @g, no name needed. */
 static void ftrace_match_all_of(struct ftrace_match *m,
 				struct ftrace_site_group *g)
@@ -174,6 +198,10 @@ static void ftrace_match_all_of(struct ftrace_match *m,
 	/* Size the table once, so that each add below is a short lookup. */
 	if (!m->remove && ftrace_hash_reserve(m->hash, m->hash->count + g->nr)) {
 		m->err = -ENOMEM;
+		return;
+	}
+	if (m->fresh && !m->remove) {
+		ftrace_match_all_fresh(m, g);
 		return;
 	}
 	for (i = 0; i < g->nr && !m->err; i++) {
@@ -367,7 +395,7 @@ static void ftrace_match_by_index(struct ftrace_match *m)
 static int ftrace_match_locked(struct ftrace_hash *hash, char *func, int len,
 			       char *mod)
 {
-	struct ftrace_match m = { .hash = hash };
+	struct ftrace_match m = { .hash = hash, .fresh = !hash->count };
 	struct ftrace_site_group *g;
 
 	lockdep_assert_held(&ftrace_lock);

@@ -152,19 +152,82 @@ struct ftrace_hash *ftrace_hash_alloc(int size_bits)
 	return hash;
 }
 
+/*
+ * Entries come from a cache of their own once it exists (ftrace_hash_init(),
+ * early in ftrace_init()), so that filling a hash with every call site can
+ * take them in bulk.  Whatever frees an entry uses kfree() or kfree_rcu(),
+ * which accept objects of any slab cache, so the two sources mix freely.
+ */
+static struct kmem_cache *ftrace_entry_cache __ro_after_init;
+
+void __init ftrace_hash_init(void)
+{
+	ftrace_entry_cache = KMEM_CACHE(ftrace_func_entry, 0);
+}
+
+static struct ftrace_func_entry *ftrace_entry_alloc(void)
+{
+	if (ftrace_entry_cache)
+		return kmem_cache_alloc(ftrace_entry_cache, GFP_KERNEL);
+	return kmalloc(sizeof(struct ftrace_func_entry), GFP_KERNEL);
+}
+
+static void ftrace_hash_link(struct ftrace_hash *hash,
+			     struct ftrace_func_entry *entry, unsigned long ip)
+{
+	*entry = (struct ftrace_func_entry){ .ip = ip };
+	/* Readers of a published mapper may walk the bucket meanwhile. */
+	hlist_add_head_rcu(&entry->hlist, ftrace_hash_head(hash, ip));
+	hash->count++;
+}
+
 /* Add @ip without looking for a duplicate first. */
 static struct ftrace_func_entry *
 ftrace_hash_insert(struct ftrace_hash *hash, unsigned long ip)
 {
-	struct ftrace_func_entry *entry = kmalloc(sizeof(*entry), GFP_KERNEL);
+	struct ftrace_func_entry *entry = ftrace_entry_alloc();
 
-	if (entry) {
-		*entry = (struct ftrace_func_entry){ .ip = ip };
-		/* Readers of a published mapper may walk the bucket meanwhile. */
-		hlist_add_head_rcu(&entry->hlist, ftrace_hash_head(hash, ip));
-		hash->count++;
-	}
+	if (entry)
+		ftrace_hash_link(hash, entry, ip);
 	return entry;
+}
+
+/**
+ * ftrace_hash_add_unique - put addresses known to be absent into a hash
+ * @hash: a private hash (not the shared empty hash)
+ * @ips: the addresses; none of them is in @hash, no two are equal
+ * @n: how many
+ *
+ * The bulk path of a filter that names every call site: no lookups, and
+ * the entries are allocated together.
+ *
+ * Return: 0, or -ENOMEM with none of @ips added.
+ */
+int ftrace_hash_add_unique(struct ftrace_hash *hash, const unsigned long *ips,
+			   unsigned int n)
+{
+	void *got[FTRACE_HASH_BULK];
+	unsigned int i;
+
+	if (WARN_ON_ONCE(hash == FTRACE_EMPTY_HASH || n > FTRACE_HASH_BULK))
+		return -EINVAL;
+	if (!ftrace_entry_cache) {
+		for (i = 0; i < n; i++) {
+			got[i] = ftrace_entry_alloc();
+			if (!got[i])
+				goto undo;
+		}
+	} else if (!kmem_cache_alloc_bulk(ftrace_entry_cache, GFP_KERNEL, n,
+					  got)) {
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		ftrace_hash_link(hash, got[i], ips[i]);
+	return 0;
+undo:
+	while (i--)
+		kfree(got[i]);
+	return -ENOMEM;
 }
 
 /**

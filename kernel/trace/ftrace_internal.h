@@ -236,6 +236,12 @@ void ftrace_hash_free_rcu(struct ftrace_hash *hash);	/* after a grace period */
 void ftrace_hash_clear(struct ftrace_hash *hash);
 struct ftrace_func_entry *ftrace_hash_add(struct ftrace_hash *hash,
 					  unsigned long ip);
+/* Up to FTRACE_HASH_BULK addresses absent from @hash, added in one go. */
+#define FTRACE_HASH_BULK	64
+int ftrace_hash_add_unique(struct ftrace_hash *hash, const unsigned long *ips,
+			   unsigned int n);
+/* Creates the entry cache; ftrace_init() calls it before any filter. */
+void __init ftrace_hash_init(void);
 void ftrace_hash_remove(struct ftrace_hash *hash,
 			struct ftrace_func_entry *entry);
 /*

@@ -308,6 +308,7 @@ void __init ftrace_init(void)
 	unsigned long flags;
 	int err;
 
+	ftrace_hash_init();
 	local_irq_save(flags);
 	err = ftrace_dyn_arch_init();
 	local_irq_restore(flags);
