@@ -17,6 +17,7 @@
 #define FTRACE_KUNIT_D_ADD	0x0d4UL
 #define FTRACE_KUNIT_FROM_ADD	0x1000UL
 #define FTRACE_KUNIT_TO_ADD	0x2000UL
+#define FTRACE_KUNIT_OUTER_ADD	0x0e5UL
 
 unsigned long ftrace_kunit_target_a(unsigned long x);
 unsigned long ftrace_kunit_target_b(unsigned long x);
@@ -24,6 +25,8 @@ unsigned long ftrace_kunit_target_c(unsigned long x);
 unsigned long ftrace_kunit_target_d(unsigned long x);
 unsigned long ftrace_kunit_redirect_from(unsigned long x);
 unsigned long ftrace_kunit_redirect_to(unsigned long x);
+/* Calls ftrace_kunit_target_b(): a traced call inside a traced call. */
+unsigned long ftrace_kunit_target_outer(unsigned long x);
 
 /* Number of times each redirect body ran. */
 extern unsigned long ftrace_kunit_from_runs;

@@ -40,6 +40,15 @@ noinline unsigned long ftrace_kunit_target_d(unsigned long x)
 	return x + FTRACE_KUNIT_D_ADD;
 }
 
+noinline unsigned long ftrace_kunit_target_outer(unsigned long x)
+{
+	unsigned long r = ftrace_kunit_target_b(x);
+
+	/* Use the result, so that the call to b cannot become a tail call. */
+	asm volatile("" : "+r" (r));
+	return r + FTRACE_KUNIT_OUTER_ADD;
+}
+
 /* An IPMODIFY callback sends calls of this one to ftrace_kunit_redirect_to(). */
 noinline unsigned long ftrace_kunit_redirect_from(unsigned long x)
 {

@@ -157,7 +157,8 @@ void ftrace_graph_graph_time_control(bool enable)
 }
 
 static int fprof_graph_entry(struct ftrace_graph_ent *trace,
-			     struct fgraph_ops *gops)
+			     struct fgraph_ops *gops,
+			     struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame = NULL;
 
@@ -192,7 +193,8 @@ static u64 fprof_charged_time(struct ftrace_graph_ret *trace)
 }
 
 static void fprof_graph_return(struct ftrace_graph_ret *trace,
-			       struct fgraph_ops *gops)
+			       struct fgraph_ops *gops,
+			       struct ftrace_regs *fregs)
 {
 	struct fprof_table *t;
 	struct fprof_entry *e;

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86_64 entry code of the function hooks.
+ *
+ * gcc -mfentry puts "call __fentry__" at the entry of every traceable
+ * function.  The core turns each of those 5 bytes into a NOP at boot, and
+ * into "call <caller>" while some ops wants the function, where <caller> is
+ *
+ *   ftrace_caller       builds an argument-only frame (cs = 0, so
+ *                       ftrace_get_regs() returns NULL);
+ *   ftrace_regs_caller  builds a complete pt_regs, flags included, and
+ *                       honours a direct-call target left in orig_ax;
+ *   a trampoline        a copy of one of the two that serves a single ops
+ *                       (arch/x86/kernel/ftrace.c makes them).
+ *
+ * Both callers call (ip, parent_ip, op, fregs) in rdi, rsi, rdx, rcx:
+ * ip is the call site, parent_ip the traced function's return address, op
+ * function_trace_op (a trampoline loads its own ops instead) and fregs the
+ * frame below.  The target of that call is the 5-byte slot at ftrace_call /
+ * ftrace_regs_call, retargeted by ftrace_update_ftrace_func().
+ *
+ * The frame, from %rsp up, while the callback runs:
+ *
+ *	struct pt_regs				FRAME_SIZE bytes
+ *	two frame records (FRAME_POINTER only)	FH_LINKS bytes
+ *	saved flags (ftrace_regs_caller only)
+ *	call site + MCOUNT_INSN_SIZE		our return address
+ *	parent_ip				the traced function's return address
+ *
+ * pt_regs is pushed in its own order, ss first, and popped back the same
+ * way.  ftrace_caller skips the slots an ftrace_regs is never asked for
+ * (ss, flags, bx, r10-r15 hold stale stack contents).
+ *
+ * Invariants:
+ *  - regs->ip is the call site + MCOUNT_INSN_SIZE on entry; the traced
+ *    function resumes wherever regs->ip points when the callback returns
+ *    (IPMODIFY ops, error injection).
+ *  - regs->sp is the traced function's stack pointer at its entry, i.e.
+ *    the address of parent_ip: ftrace_graph_func() hooks that slot.
+ *  - regs->orig_ax is 0 on entry.  When ftrace_regs_caller finds it non-zero
+ *    afterwards, it enters that address instead of returning, with the
+ *    stack as the call site's own call would have left it (direct calls).
+ *  - ax, cx, dx, si, di, r8, r9 and bp (and in ftrace_regs_caller every
+ *    register and the flags) are popped from the frame before the traced
+ *    function resumes, so a callback may change them through fregs.
+ *  - Everything from a caller's symbol to its *_end label is copied into
+ *    trampolines unchanged except for the 10-byte ops load at *_op_ref and
+ *    the call slot.  The code must therefore only use relative branches
+ *    within it or to outside symbols (text_poke_apply_relocation() fixes
+ *    those), and a trampoline has the template's layout byte for byte: the
+ *    ORC unwinder reads a trampoline's unwind data at the same offset in the
+ *    template (orc_ftrace_find()).
+ */
+
+#include <linux/export.h>
+#include <linux/cfi_types.h>
+#include <linux/linkage.h>
+#include <asm/asm-offsets.h>
+#include <asm/ptrace.h>
+#include <asm/ftrace.h>
+#include <asm/nospec-branch.h>
+#include <asm/unwind_hints.h>
+#include <asm/frame.h>
+
+#ifndef CONFIG_DYNAMIC_FTRACE
+# error "the x86_64 function hooks need CONFIG_DYNAMIC_FTRACE"
+#endif
+
+#ifdef CONFIG_FRAME_POINTER
+/*
+ * {frame of the parent, traced function} then {caller's rbp, parent_ip}:
+ * a frame-pointer unwind from a callback sees both functions.
+ */
+# define FH_LINKS	(4 * 8)
+#else
+# define FH_LINKS	0
+#endif
+
+/* Bytes below the flags word (or the return address) */
+#define FH_AREA		(FRAME_SIZE + FH_LINKS)
+
+	.code64
+	.section .text, "ax"
+
+/*
+ * Plain returns.  __fentry__ is what the compiler calls, until the core
+ * NOPs the site; ftrace_stub is what ftrace_call calls while nothing is
+ * registered.
+ */
+SYM_FUNC_START(__fentry__)
+	CALL_DEPTH_ACCOUNT
+	RET
+SYM_FUNC_END(__fentry__)
+EXPORT_SYMBOL(__fentry__)
+
+SYM_TYPED_FUNC_START(ftrace_stub)
+	CALL_DEPTH_ACCOUNT
+	RET
+SYM_FUNC_END(ftrace_stub)
+
+/* A direct-call trampoline that does nothing (boot self-tests use it). */
+SYM_FUNC_START(ftrace_stub_direct_tramp)
+	CALL_DEPTH_ACCOUNT
+	RET
+SYM_FUNC_END(ftrace_stub_direct_tramp)
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+SYM_TYPED_FUNC_START(ftrace_stub_graph)
+	CALL_DEPTH_ACCOUNT
+	RET
+SYM_FUNC_END(ftrace_stub_graph)
+#endif
+
+/*
+ * Frame-pointer records for the traced function and its caller, so that an
+ * rbp-chain walk from a callback goes callback, traced function, parent.
+ * Expects %rsi = parent_ip and regs->ip stored; leaves %rbp at the inner
+ * record (regs->bp keeps the caller's value).
+ */
+.macro fh_link_frames
+#ifdef CONFIG_FRAME_POINTER
+	movq	%rbp, FRAME_SIZE + 16(%rsp)
+	movq	%rsi, FRAME_SIZE + 24(%rsp)
+	movq	RIP(%rsp), %rbp
+	movq	%rbp, FRAME_SIZE + 8(%rsp)
+	leaq	FRAME_SIZE + 16(%rsp), %rbp
+	movq	%rbp, FRAME_SIZE(%rsp)
+	leaq	FRAME_SIZE(%rsp), %rbp
+#endif
+.endm
+
+/*
+ * Push a struct pt_regs, from ss down to r15.  @full (ftrace_regs_caller,
+ * which pushed the flags word just above): every register, the flags and
+ * the kernel segments.  Otherwise only what an ftrace_regs may be asked
+ * for (arguments, ax, bp, ip, sp); the other slots are left as they are,
+ * and cs is 0 so that arch_ftrace_get_regs() says "arguments only".
+ * regs->sp is filled in by fh_frame_build.
+ */
+.macro fh_push_regs full
+	.if \full
+	pushq	$__KERNEL_DS
+	subq	$8, %rsp
+	pushq	FH_LINKS + 16(%rsp)
+	pushq	$__KERNEL_CS
+	.else
+	subq	$24, %rsp
+	pushq	$0
+	.endif
+	/* ip: our return address, the call site + MCOUNT_INSN_SIZE */
+	pushq	FH_LINKS + 8 * \full + 32(%rsp)
+	/* orig_ax: no direct call unless a callback asks for one */
+	pushq	$0
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	.if \full
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	.else
+	subq	$24, %rsp
+	.endif
+	pushq	%rbp
+	.if \full
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	.else
+	subq	$32, %rsp
+	.endif
+.endm
+
+/* The reverse of fh_push_regs, up to and including di. */
+.macro fh_pop_regs full
+	.if \full
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	.else
+	addq	$32, %rsp
+	.endif
+	popq	%rbp
+	.if \full
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	.else
+	addq	$24, %rsp
+	.endif
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+.endm
+
+/* pt_regs slots above di: orig_ax, ip, cs, flags, sp, ss */
+#define FH_REGS_TAIL	(6 * 8)
+
+/*
+ * Build the frame described at the top of this file.  @full: 1 for
+ * ftrace_regs_caller, 0 for ftrace_caller.  Leaves %rdi = call site,
+ * %rsi = parent_ip, %rcx = fregs.
+ */
+.macro fh_frame_build full
+	.if \full
+	/* Before anything that changes them. */
+	pushfq
+	.endif
+#ifdef CONFIG_FRAME_POINTER
+	subq	$FH_LINKS, %rsp
+#endif
+	fh_push_regs \full
+
+	/* sp: the traced function's at entry, where parent_ip is */
+	leaq	FH_AREA + 8 * \full + 8(%rsp), %rsi
+	movq	%rsi, RSP(%rsp)
+	movq	(%rsi), %rsi
+	movq	RIP(%rsp), %rdi
+	subq	$MCOUNT_INSN_SIZE, %rdi
+
+	fh_link_frames
+	movq	%rsp, %rcx
+	CALL_DEPTH_ACCOUNT
+.endm
+
+/*
+ * After the callback: the traced function resumes at regs->ip, and
+ * ftrace_regs_caller hands it regs->flags.  Both go where RET and popfq
+ * take them from.
+ */
+.macro fh_frame_resume_at full
+	movq	RIP(%rsp), %rax
+	movq	%rax, FH_AREA + 8 * \full(%rsp)
+	.if \full
+	movq	EFLAGS(%rsp), %rax
+	movq	%rax, FH_AREA(%rsp)
+	.endif
+.endm
+
+/*
+ * The ops argument.  Trampolines overwrite these 10 bytes with
+ * "movabs $ops, %rdx" (ftrace.c checks the bytes before it does).
+ */
+.macro fh_load_op
+	movq	function_trace_op(%rip), %rdx
+	nopl	(%rax)
+.endm
+
+SYM_FUNC_START(ftrace_caller)
+	fh_frame_build 0
+SYM_INNER_LABEL(ftrace_caller_op_ref, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	fh_load_op
+	CALL_DEPTH_ACCOUNT
+SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	call	ftrace_stub
+	fh_frame_resume_at 0
+	fh_pop_regs 0
+	addq	$FH_REGS_TAIL + FH_LINKS, %rsp
+	RET
+SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	int3
+SYM_FUNC_END(ftrace_caller)
+STACK_FRAME_NON_STANDARD_FP ftrace_caller
+
+SYM_FUNC_START(ftrace_regs_caller)
+	fh_frame_build 1
+SYM_INNER_LABEL(ftrace_regs_caller_op_ref, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	fh_load_op
+	CALL_DEPTH_ACCOUNT
+SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	call	ftrace_stub
+	fh_frame_resume_at 1
+
+	/* A direct call asked for (arch_ftrace_set_direct_caller())? */
+	movq	ORIG_RAX(%rsp), %rax
+	testq	%rax, %rax
+	jnz	.Lfh_enter_direct
+
+	fh_pop_regs 1
+	addq	$FH_REGS_TAIL + FH_LINKS, %rsp
+	popfq
+	RET
+
+.Lfh_enter_direct:
+	/*
+	 * Slide the flags one word down and put the direct target where they
+	 * were: popfq then leaves "target, call site + 5, parent_ip", and RET
+	 * enters the target as if the call site had called it.
+	 */
+	movq	FH_AREA(%rsp), %rcx
+	movq	%rcx, FH_AREA - 8(%rsp)
+	movq	%rax, FH_AREA(%rsp)
+	fh_pop_regs 1
+	addq	$FH_REGS_TAIL + FH_LINKS - 8, %rsp
+	popfq
+	UNWIND_HINT_FUNC
+	RET
+SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	int3
+SYM_FUNC_END(ftrace_regs_caller)
+STACK_FRAME_NON_STANDARD_FP ftrace_regs_caller
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/*
+ * A hooked function returns here (ftrace_graph_func() put this address in
+ * its return-address slot).  The slot is just below %rsp now: put our own
+ * address back into it, so an unwind from a return callback sees the
+ * hooked return there and translates it, then build an ftrace_regs (ax and
+ * dx the return values, bp, sp the stack after the return, cs 0) and ask
+ * ftrace_return_to_handler() where the function really returns to.
+ */
+SYM_CODE_START(return_to_handler)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	pushq	$return_to_handler
+	UNWIND_HINT_FUNC
+	subq	$FRAME_SIZE, %rsp
+	movq	%rax, RAX(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rbp, RBP(%rsp)
+	leaq	FRAME_SIZE + 8(%rsp), %rax
+	movq	%rax, RSP(%rsp)
+	movq	$0, CS(%rsp)
+	movq	$0, RIP(%rsp)
+	movq	%rsp, %rdi
+	call	ftrace_return_to_handler
+
+	/* The real return address goes into the slot, RET takes it. */
+	movq	%rax, FRAME_SIZE(%rsp)
+	movq	RBP(%rsp), %rbp
+	movq	RDX(%rsp), %rdx
+	movq	RAX(%rsp), %rax
+	addq	$FRAME_SIZE, %rsp
+	RET
+SYM_CODE_END(return_to_handler)
+#endif

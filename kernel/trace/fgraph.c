@@ -1,0 +1,1263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function graph: callbacks on the entry *and* the return of traced
+ * functions, for up to FGRAPH_ARRAY_SIZE users (struct fgraph_ops) at once.
+ *
+ * How it sits on the function-hook core: one manager ops, graph_ops, whose
+ * func is the arch's ftrace_graph_func(); the ops embedded in each
+ * fgraph_ops is a subop of it (ftrace_startup_subops()), so a call site
+ * calls graph_ops when any user's filter selects it.  The arch code then
+ * calls function_graph_enter_regs(), which pushes a frame on the task's
+ * shadow stack and runs the entry callback of every user whose own filter
+ * selects the function; if one of them wants the return, the arch code
+ * replaces the return address with return_to_handler, which later calls
+ * ftrace_return_to_handler() to run the return callbacks, pop the frame and
+ * get the real return address back.
+ *
+ * The shadow stack: an array of FGRAPH_STACK_WORDS longs per task
+ * (task->ret_stack), allocated for every task when the first user
+ * registers, at fork while any user is registered, and freed when the task
+ * is freed.  Stacks outlive their users: a task may sleep in a traced
+ * function across unregistering and registering again.
+ *
+ *   ws[0 .. FGRAPH_ARRAY_SIZE)	one word per user slot, fgraph_get_task_var()
+ *   ws[FGRAPH_FIRST_WORD ..)	frames, growing upwards
+ *
+ * A frame at word @base:
+ *
+ *   ws[base .. base + H)	struct ftrace_ret_stack (H = FGRAPH_HDR_WORDS)
+ *   ws[base + H]		link: the stack state before this frame was pushed
+ *   ws[base + H + 1 .. top)	one chunk per user that accepted the call, in
+ *				the order they ran: the user's reserved data
+ *				(0..FGRAPH_MAX_DATA_WORDS words), then its
+ *				record word (slot, registration key, size)
+ *
+ * The stack state: task->curr_ret_stack packs two word indexes into one
+ * int, @top (first free word) and @base (the top frame, 0 when the stack
+ * holds no frame).  Every change of the stack is a single store of that
+ * int.  The invariant, true at every instruction even while interrupts and
+ * NMIs push and pop frames of their own on top, is "@base names a complete
+ * frame (or none), and the words below @top belong to their owner":
+ *
+ *   - Words at or above @top are free; anything may scribble there.  An
+ *     interrupt only writes at or above the @top it found, and puts
+ *     curr_ret_stack back to exactly that value before it returns.
+ *   - Words are claimed first (@top raised, @base kept) and written after;
+ *     so no interrupt can overwrite what we then write.
+ *   - A frame becomes visible only when @base is moved to it, after its
+ *     header and link are written.  From then on, @base names a complete
+ *     frame whose link names the complete frame below, down to an empty
+ *     state: a walker (an unwinder in an NMI, the sched_switch probe, the
+ *     profiler) may follow the chain from any state it reads.
+ *   - Popping is storing the link back: one store drops the frame, its
+ *     data and anything above.
+ *   - A link always points at the word just below its own frame (its @top
+ *     is the frame's @base); walkers check that, which bounds every walk
+ *     and detects a corrupt stack.
+ *
+ * Users: slot i (fgraph_ops::idx) belongs to at most one registered user
+ * at a time.  Each registration gets a key (slot and a generation number)
+ * that its frame records carry; the return path calls a user only while
+ * its slot still holds that key.  So a frame made for a user that has
+ * unregistered since (and perhaps left its slot to another user) never
+ * calls anyone.  The entry path walks a compact table of the registered
+ * users (fg_live), not the slots: with one user, one filter test and one
+ * callback per call.
+ *
+ * Locking and lifetime:
+ *  - ftrace_lock serialises registration, unregistration, the slots, the
+ *    user tables, the pid switch and the start/stop of the per-task state.
+ *  - The entry path runs with preemption disabled (the arch code holds the
+ *    recursion lock); the return path disables preemption around the
+ *    callbacks.  Unregistering clears the slot key, takes the user out of
+ *    the table and then waits for synchronize_rcu_tasks_rude(): after that
+ *    no callback of the user runs and none will.
+ *  - A user is added to the live table in place (entries first, count
+ *    last); removing builds the other table of the pair, publishes it and
+ *    waits as above, after which the old table is unused until the next
+ *    removal rewrites it.
+ */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/ftrace.h>
+#include <linux/irq_work.h>
+#include <linux/jump_label.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/suspend.h>
+#include <linux/trace_clock.h>
+#include <linux/workqueue.h>
+
+#include <asm/sections.h>
+#include <trace/events/sched.h>
+
+#include "ftrace_internal.h"
+#include "trace.h"
+
+/* return_to_handler hands over the registers (the return value above all). */
+#ifndef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
+# error "fgraph needs HAVE_FUNCTION_GRAPH_FREGS"
+#endif
+
+/* How many users may be registered at once (slots, and task vars). */
+#define FGRAPH_ARRAY_SIZE	16
+
+/* Size of one task's shadow stack. */
+#define FGRAPH_STACK_BYTES	PAGE_SIZE
+#define FGRAPH_STACK_WORDS	(FGRAPH_STACK_BYTES / sizeof(long))
+
+/* Frames start above the task vars. */
+#define FGRAPH_FIRST_WORD	FGRAPH_ARRAY_SIZE
+
+/* A frame's header in words; the link word follows it. */
+#define FGRAPH_HDR_WORDS	\
+	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(long))
+#define FGRAPH_FRAME_MIN	(FGRAPH_HDR_WORDS + 1)
+
+/* What one user may reserve per call with fgraph_reserve_data(). */
+#define FGRAPH_MAX_DATA_WORDS	32
+#define FGRAPH_MAX_DATA_SIZE	(FGRAPH_MAX_DATA_WORDS * sizeof(long))
+
+/* curr_ret_stack: (top << FG_TOP_SHIFT) | base. */
+#define FG_TOP_SHIFT		16
+#define FG_BASE_MASK		GENMASK(FG_TOP_SHIFT - 1, 0)
+
+/*
+ * A record word:
+ *   bits 0-3	slot of the user
+ *   bits 4-9	words of data below the record (0..FGRAPH_MAX_DATA_WORDS)
+ *   bit 10	open: the user's entry callback runs and reserved nothing yet
+ *   bits 11-	generation of the registration; with the slot, the key
+ */
+#define FG_REC_SLOT_MASK	GENMASK(3, 0)
+#define FG_REC_SIZE_SHIFT	4
+#define FG_REC_SIZE_MASK	GENMASK(9, FG_REC_SIZE_SHIFT)
+#define FG_REC_OPEN		BIT(10)
+#define FG_REC_GEN_SHIFT	11
+#define FG_REC_KEY_MASK		(~(FG_REC_SIZE_MASK | FG_REC_OPEN))
+#define FG_GEN_LIMIT		(ULONG_MAX >> FG_REC_GEN_SHIFT)
+
+/* How many stacks fg_attach_all() allocates before it hands them out. */
+#define FG_POOL_SIZE		32
+
+static_assert(FGRAPH_ARRAY_SIZE - 1 <= FG_REC_SLOT_MASK);
+static_assert(FGRAPH_MAX_DATA_WORDS <= (FG_REC_SIZE_MASK >> FG_REC_SIZE_SHIFT));
+/* Both halves of the state fit, and the int stays positive. */
+static_assert(FGRAPH_STACK_WORDS < (1UL << (FG_TOP_SHIFT - 1)));
+static_assert(sizeof(struct ftrace_ret_stack) % sizeof(long) == 0);
+
+DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
+
+/* Registered users; read by ftrace.c (sysctl) and fork. */
+int ftrace_graph_active;
+
+/* ---- stack state and frames ------------------------------------------ */
+
+static inline unsigned int fg_state(unsigned int top, unsigned int base)
+{
+	return top << FG_TOP_SHIFT | base;
+}
+
+static inline unsigned int fg_top(unsigned long state)
+{
+	return (state >> FG_TOP_SHIFT) & FG_BASE_MASK;
+}
+
+static inline unsigned int fg_base(unsigned long state)
+{
+	return state & FG_BASE_MASK;
+}
+
+static inline unsigned int fg_link_word(unsigned int base)
+{
+	return base + FGRAPH_HDR_WORDS;
+}
+
+static inline struct ftrace_ret_stack *fg_hdr(unsigned long *ws,
+					      unsigned int base)
+{
+	return (struct ftrace_ret_stack *)&ws[base];
+}
+
+static inline unsigned int fg_rec_words(unsigned long rec)
+{
+	return (rec & FG_REC_SIZE_MASK) >> FG_REC_SIZE_SHIFT;
+}
+
+/*
+ * The base of the frame @state names on @ws, or 0 when it names none: the
+ * stack is empty, or the words are not a frame (a corrupt stack, or the
+ * stack of another task changing under a walker).
+ */
+static unsigned int fg_frame_base(unsigned long *ws, unsigned int state)
+{
+	unsigned int base = fg_base(state);
+	unsigned int top = fg_top(state);
+
+	if (base < FGRAPH_FIRST_WORD || top > FGRAPH_STACK_WORDS ||
+	    top < base + FGRAPH_FRAME_MIN)
+		return 0;
+	if (fg_top(READ_ONCE(ws[fg_link_word(base)])) != base)
+		return 0;
+	return base;
+}
+
+/* The state below the frame at @base: the next frame of a walk. */
+static inline unsigned int fg_below(unsigned long *ws, unsigned int base)
+{
+	return READ_ONCE(ws[fg_link_word(base)]);
+}
+
+/* A task's shadow stack, or NULL. */
+static inline unsigned long *fg_stack_of(struct task_struct *t)
+{
+	/* Pairs with fg_task_attach(): the state is set before the stack. */
+	return smp_load_acquire(&t->ret_stack);
+}
+
+/* ---- users ------------------------------------------------------------ */
+
+struct fg_slot {
+	struct fgraph_ops	*gops;	/* kept until nothing can call it */
+	unsigned long		key;	/* 0: no user */
+};
+
+/* The compact table the entry path walks. */
+struct fg_users {
+	unsigned int		nr;
+	struct fgraph_ops	*gops[FGRAPH_ARRAY_SIZE];
+	unsigned long		key[FGRAPH_ARRAY_SIZE];
+};
+
+static struct fg_slot fg_slots[FGRAPH_ARRAY_SIZE];
+static struct fg_users fg_user_tables[2];
+static struct fg_users *fg_live __read_mostly = &fg_user_tables[0];
+static unsigned long fg_last_gen;
+
+/* Set by ftrace_graph_stop(), in any context, before the static key. */
+static bool fg_killed __read_mostly;
+
+/* Sleep time counts in a function's duration (funcgraph-sleep-time). */
+static bool fg_sleep_time __read_mostly = true;
+
+/* The user of a record, or NULL if that registration is gone. */
+static struct fgraph_ops *fg_rec_user(unsigned long rec)
+{
+	struct fg_slot *slot = &fg_slots[rec & FG_REC_SLOT_MASK];
+
+	if (READ_ONCE(slot->key) != (rec & FG_REC_KEY_MASK))
+		return NULL;
+	return READ_ONCE(slot->gops);
+}
+
+/* ---- per-call data and task vars -------------------------------------- */
+
+/**
+ * fgraph_reserve_data - reserve per-call storage on the shadow stack
+ * @idx: the caller's slot, fgraph_ops::idx
+ * @size_bytes: bytes wanted, 1 to FGRAPH_MAX_DATA_SIZE
+ *
+ * For an entry callback: the storage belongs to this call of the traced
+ * function and is handed back by fgraph_retrieve_data() in the user's
+ * return callback for the same call.  If the entry callback returns 0 the
+ * storage is dropped.  Once per entry callback.
+ *
+ * Context: the entry callback of the user owning @idx.
+ * Return: the storage, long-aligned and rounded up to whole longs; NULL if
+ * @size_bytes is out of range, if this is not called from that user's
+ * entry callback or was called already, or if the shadow stack is full.
+ */
+void *fgraph_reserve_data(int idx, int size_bytes)
+{
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int state, top, base, words;
+	unsigned long rec;
+
+	if (!ws || idx < 0 || idx >= FGRAPH_ARRAY_SIZE || size_bytes <= 0 ||
+	    size_bytes > FGRAPH_MAX_DATA_SIZE)
+		return NULL;
+
+	state = READ_ONCE(t->curr_ret_stack);
+	base = fg_frame_base(ws, state);
+	top = fg_top(state);
+	if (!base || top <= fg_link_word(base) + 1)
+		return NULL;
+
+	/* The open record of this user must be the last word. */
+	rec = ws[top - 1];
+	if (!(rec & FG_REC_OPEN) ||
+	    (rec & FG_REC_KEY_MASK) != READ_ONCE(fg_slots[idx].key))
+		return NULL;
+
+	words = DIV_ROUND_UP(size_bytes, sizeof(long));
+	if (top + words > FGRAPH_STACK_WORDS)
+		return NULL;
+
+	/* The record moves above the data, closed: no second reservation. */
+	WRITE_ONCE(t->curr_ret_stack, fg_state(top + words, base));
+	barrier();
+	ws[top + words - 1] = (rec & FG_REC_KEY_MASK) |
+			      (unsigned long)words << FG_REC_SIZE_SHIFT;
+	return &ws[top - 1];
+}
+
+/**
+ * fgraph_retrieve_data - get the storage fgraph_reserve_data() gave
+ * @idx: the caller's slot, fgraph_ops::idx
+ * @size_bytes: if not NULL, gets the size of the storage (whole longs)
+ *
+ * Context: the return callback of the user owning @idx.
+ * Return: the storage reserved by the user's entry callback for the call
+ * now returning, or NULL if it reserved none.
+ */
+void *fgraph_retrieve_data(int idx, int *size_bytes)
+{
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int state, pos, link;
+
+	if (!ws || idx < 0 || idx >= FGRAPH_ARRAY_SIZE)
+		return NULL;
+	state = READ_ONCE(t->curr_ret_stack);
+	if (!fg_frame_base(ws, state))
+		return NULL;
+
+	link = fg_link_word(fg_base(state));
+	for (pos = fg_top(state); pos > link + 1; ) {
+		unsigned long rec = ws[--pos];
+		unsigned int words = fg_rec_words(rec);
+
+		if (words > pos - link - 1)
+			break;
+		if ((rec & FG_REC_SLOT_MASK) == idx && words) {
+			if (size_bytes)
+				*size_bytes = words * sizeof(long);
+			return &ws[pos - words];
+		}
+		pos -= words;
+	}
+	return NULL;
+}
+
+/**
+ * fgraph_get_task_var - the current task's word for a user
+ * @gops: a registered user
+ *
+ * Every task has one word per user slot, zeroed when the user registers
+ * and private to it (trace.h keeps the graph filter state there).
+ *
+ * Context: a callback of @gops (the task then has a shadow stack).
+ * Return: the address of the word.
+ */
+unsigned long *fgraph_get_task_var(struct fgraph_ops *gops)
+{
+	return &current->ret_stack[gops->idx];
+}
+
+/* ---- entry -------------------------------------------------------------- */
+
+/**
+ * ftrace_graph_entry_stub - an entry callback that wants nothing
+ * @trace: the call
+ * @gops: the user
+ * @fregs: the registers at the traced function's entry, or NULL
+ *
+ * Return: 0, no return callback.
+ */
+int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace,
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	return 0;
+}
+
+/*
+ * Run one user's entry callback on the frame just published.  Its record
+ * goes on top first, open, so that fgraph_reserve_data() can find it; a
+ * refusal drops it and whatever was reserved.  Returns 1 if the user wants
+ * the return callback.
+ */
+static __always_inline int fg_run_entry(struct task_struct *t,
+					unsigned long *ws,
+					struct fgraph_ops *gops,
+					unsigned long key,
+					struct ftrace_graph_ent *trace,
+					struct ftrace_regs *fregs)
+{
+	trace_func_graph_ent_t entry = READ_ONCE(gops->entryfunc);
+	unsigned int before = READ_ONCE(t->curr_ret_stack);
+	unsigned int pos = fg_top(before);
+
+	if (unlikely(pos >= FGRAPH_STACK_WORDS))
+		return 0;
+
+	WRITE_ONCE(t->curr_ret_stack, fg_state(pos + 1, fg_base(before)));
+	barrier();
+	ws[pos] = key | FG_REC_OPEN;
+
+	if (!entry(trace, gops, fregs)) {
+		barrier();
+		WRITE_ONCE(t->curr_ret_stack, before);
+		return 0;
+	}
+
+	/* Still the last word: nothing reserved, so close it in place. */
+	if (fg_top(READ_ONCE(t->curr_ret_stack)) == pos + 1)
+		ws[pos] = key;
+	return 1;
+}
+
+/**
+ * function_graph_enter_regs - a traced function was entered
+ * @ret: its return address
+ * @func: its call-site address
+ * @frame_pointer: the frame pointer, for arches that check it at return
+ * @retp: where @ret sits on the stack
+ * @fregs: the registers at the entry, or NULL
+ *
+ * Pushes a frame and runs the entry callback of every registered user
+ * whose filter selects @func.  Users that return non-zero get their return
+ * callback when the function returns, provided the caller then replaces
+ * *@retp with return_to_handler.
+ *
+ * Context: with preemption disabled and the function recursion lock held
+ * (the arch's ftrace_graph_func()), any context including NMI.
+ * Return: 0 if the return must be hooked; -EBUSY (nothing pushed) if no
+ * user wants it, the task has no shadow stack, the stack is full (counted
+ * in task->trace_overrun) or the graph tracer was stopped.
+ */
+int function_graph_enter_regs(unsigned long ret, unsigned long func,
+			      unsigned long frame_pointer, unsigned long *retp,
+			      struct ftrace_regs *fregs)
+{
+	struct task_struct *t = current;
+	struct ftrace_graph_ent trace;
+	struct ftrace_ret_stack *hdr;
+	struct fg_users *users;
+	unsigned int before, base, nr, i;
+	unsigned long *ws;
+	int wanted = 0;
+
+	ws = fg_stack_of(t);
+	if (unlikely(!ws || READ_ONCE(fg_killed)))
+		return -EBUSY;
+	users = READ_ONCE(fg_live);
+	/* Pairs with fg_users_add(): entries below nr are complete. */
+	nr = smp_load_acquire(&users->nr);
+	if (unlikely(!nr))
+		return -EBUSY;
+
+	before = READ_ONCE(t->curr_ret_stack);
+	base = fg_top(before);
+	if (unlikely(base + FGRAPH_FRAME_MIN + 1 > FGRAPH_STACK_WORDS)) {
+		atomic_inc(&t->trace_overrun);
+		return -EBUSY;
+	}
+
+	/* Deeper first: interrupts from here on nest below this call. */
+	trace.func = func;
+	trace.depth = ++t->curr_ret_depth;
+
+	/* Claim the words; an interrupt from here on builds above them. */
+	WRITE_ONCE(t->curr_ret_stack,
+		   fg_state(base + FGRAPH_FRAME_MIN, fg_base(before)));
+	barrier();
+	hdr = fg_hdr(ws, base);
+	hdr->ret = ret;
+	hdr->func = func;
+	hdr->retp = retp;
+	hdr->calltime = trace_clock_local();
+#ifdef CONFIG_FUNCTION_PROFILER
+	hdr->subtime = 0;
+#endif
+#ifdef HAVE_FUNCTION_GRAPH_FP_TEST
+	hdr->fp = frame_pointer;
+#endif
+	ws[fg_link_word(base)] = before;
+	barrier();
+	/* Publish: the frame is complete and walkers may see it. */
+	WRITE_ONCE(t->curr_ret_stack, fg_state(base + FGRAPH_FRAME_MIN, base));
+
+	for (i = 0; i < nr; i++) {
+		struct fgraph_ops *gops = READ_ONCE(users->gops[i]);
+
+		if (ftrace_ops_test(&gops->ops, func, NULL))
+			wanted |= fg_run_entry(t, ws, gops, users->key[i],
+					       &trace, fregs);
+	}
+	if (likely(wanted))
+		return 0;
+
+	WRITE_ONCE(t->curr_ret_stack, before);
+	barrier();
+	t->curr_ret_depth--;
+	return -EBUSY;
+}
+
+/* ---- return ------------------------------------------------------------- */
+
+/*
+ * The top frame is not a frame: nowhere is known to be safe to return to.
+ * Stop graph tracing and send the task into panic() instead of into
+ * whatever the corrupt stack would name.
+ */
+static unsigned long fg_corrupt(struct task_struct *t, unsigned int state)
+{
+	ftrace_graph_stop();
+	WARN_ONCE(1, "fgraph: %s/%d returned through a corrupt shadow stack (state %#x)\n",
+		  t->comm, t->pid, state);
+	return (unsigned long)panic;
+}
+
+/* Return callbacks of the top frame's users, the last one to enter first. */
+static void fg_run_returns(unsigned long *ws, unsigned int state,
+			   struct ftrace_graph_ret *trace,
+			   struct ftrace_regs *fregs)
+{
+	unsigned int link = fg_link_word(fg_base(state));
+	unsigned int pos = fg_top(state);
+
+	preempt_disable_notrace();
+	while (pos > link + 1) {
+		unsigned long rec = ws[--pos];
+		unsigned int words = fg_rec_words(rec);
+		struct fgraph_ops *gops = fg_rec_user(rec);
+		trace_func_graph_ret_t done;
+
+		if (gops) {
+			done = READ_ONCE(gops->retfunc);
+			done(trace, gops, fregs);
+		}
+		if (words > pos - link - 1)
+			break;
+		pos -= words;
+	}
+	preempt_enable_notrace();
+}
+
+/**
+ * ftrace_return_to_handler - a hooked function returned
+ * @fregs: the registers return_to_handler saved (return value, frame)
+ *
+ * Runs the return callbacks of the top frame's users and pops the frame.
+ *
+ * Context: return_to_handler, any context.
+ * Return: the address the function really returns to.
+ */
+unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
+{
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	struct ftrace_graph_ret trace;
+	struct ftrace_ret_stack *hdr;
+	unsigned int state, base;
+	unsigned long ret;
+
+	state = READ_ONCE(t->curr_ret_stack);
+	base = ws ? fg_frame_base(ws, state) : 0;
+	if (unlikely(!base))
+		return fg_corrupt(t, state);
+
+	hdr = fg_hdr(ws, base);
+#ifdef HAVE_FUNCTION_GRAPH_FP_TEST
+	/* The compiler copied the return address instead of using it. */
+	if (unlikely(hdr->fp != ftrace_regs_get_frame_pointer(fregs)))
+		return fg_corrupt(t, state);
+#endif
+	ret = hdr->ret;
+	trace.func = hdr->func;
+	trace.calltime = hdr->calltime;
+	trace.depth = t->curr_ret_depth;
+	trace.overrun = atomic_read(&t->trace_overrun);
+#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
+	trace.retval = ftrace_regs_get_return_value(fregs);
+#endif
+	trace.rettime = trace_clock_local();
+	/* Return callbacks (fprobe exits) read the real return address here. */
+	ftrace_regs_set_instruction_pointer(fregs, ret);
+
+	/* The frame stays on top meanwhile: the profiler looks at it. */
+	fg_run_returns(ws, state, &trace, fregs);
+
+	t->curr_ret_depth--;
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_below(ws, base));
+	return ret;
+}
+
+/* ---- walking a task's frames ------------------------------------------- */
+
+/**
+ * ftrace_graph_get_ret_stack - a frame of a task's shadow stack
+ * @task: the task
+ * @skip: 0 for the top frame, 1 for the one below, and so on
+ *
+ * During an entry callback the top frame is the call being entered;
+ * during a return callback, the call returning.
+ *
+ * Context: @task is current or does not run.
+ * Return: the frame, or NULL if there are not that many.
+ */
+struct ftrace_ret_stack *
+ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
+{
+	unsigned long *ws = fg_stack_of(task);
+	unsigned int state, base;
+
+	if (!ws)
+		return NULL;
+	state = READ_ONCE(task->curr_ret_stack);
+	while ((base = fg_frame_base(ws, state))) {
+		if (skip-- <= 0)
+			return fg_hdr(ws, base);
+		state = fg_below(ws, base);
+	}
+	return NULL;
+}
+
+/**
+ * ftrace_graph_ret_addr - undo the return hook for an unwinder
+ * @task: the task being unwound
+ * @idx: walk state, 0 before the first call of an unwind
+ * @ret: a return address found on the stack
+ * @retp: where it was found
+ *
+ * If @ret is return_to_handler, finds the frame that saved the slot @retp
+ * and gives the address the slot held.  Frames whose saved address is
+ * return_to_handler itself (a tail call hooked twice) are passed over.
+ * @idx remembers where the walk stopped, so that unwinding the real stack
+ * from the top down visits every frame once.
+ *
+ * Context: any, also from an interrupt unwinding current.
+ * Return: the real return address, or @ret if it is not
+ * return_to_handler or no frame matches.
+ */
+unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
+				    unsigned long ret, unsigned long *retp)
+{
+	unsigned long handler;
+	unsigned int state, base;
+	unsigned long *ws;
+
+	handler = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+	if (ret != handler || !idx)
+		return ret;
+	ws = fg_stack_of(task);
+	if (!ws)
+		return ret;
+
+	state = *idx ? *idx : READ_ONCE(task->curr_ret_stack);
+	while ((base = fg_frame_base(ws, state))) {
+		struct ftrace_ret_stack *hdr = fg_hdr(ws, base);
+		unsigned long saved = READ_ONCE(hdr->ret);
+
+		state = fg_below(ws, base);
+		if (READ_ONCE(hdr->retp) == retp && saved != handler) {
+			*idx = state;
+			return saved;
+		}
+	}
+	return ret;
+}
+
+/* ---- shadow stacks of tasks ------------------------------------------- */
+
+/* Give @t the empty stack @ws; publishing it last makes the state valid. */
+static void fg_task_attach(struct task_struct *t, unsigned long *ws)
+{
+	memset(ws, 0, FGRAPH_ARRAY_SIZE * sizeof(*ws));
+	t->curr_ret_stack = fg_state(FGRAPH_FIRST_WORD, 0);
+	t->curr_ret_depth = -1;
+	t->ftrace_timestamp = 0;
+	atomic_set(&t->trace_overrun, 0);
+	/* Pairs with fg_stack_of(): whoever sees the stack sees the state. */
+	smp_store_release(&t->ret_stack, ws);
+}
+
+static unsigned long *fg_stack_alloc(void)
+{
+	return kmalloc(FGRAPH_STACK_BYTES, GFP_KERNEL);
+}
+
+/* Give @t a new stack unless it has one; for a task that does not run. */
+static void fg_task_give(struct task_struct *t)
+{
+	unsigned long *ws;
+
+	if (t->ret_stack || !READ_ONCE(ftrace_graph_active))
+		return;
+	ws = fg_stack_alloc();
+	if (ws)
+		fg_task_attach(t, ws);
+}
+
+/**
+ * ftrace_graph_init_task - shadow stack of a new task
+ * @t: the task copy_process() is creating
+ *
+ * The task starts as a copy of its parent: forget the parent's stack, and
+ * allocate one if a graph user is registered.  Without memory the task is
+ * simply not graph traced.
+ *
+ * Context: process context; may sleep.
+ */
+void ftrace_graph_init_task(struct task_struct *t)
+{
+	t->ret_stack = NULL;
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = -1;
+	fg_task_give(t);
+}
+
+/**
+ * ftrace_graph_exit_task - free a task's shadow stack
+ * @t: a task being freed
+ *
+ * Context: process context; @t runs no more.
+ */
+void ftrace_graph_exit_task(struct task_struct *t)
+{
+	unsigned long *ws = t->ret_stack;
+
+	WRITE_ONCE(t->ret_stack, NULL);
+	kfree(ws);
+}
+
+/**
+ * ftrace_graph_init_idle_task - shadow stack of a CPU's idle task
+ * @t: the idle task, not running
+ * @cpu: its CPU, about to come up
+ *
+ * An idle task is never freed and starts over each time its CPU comes up:
+ * its stack, if it has one, is emptied; else it gets one if a graph user
+ * is registered.
+ *
+ * Context: CPU bring-up (or boot); may sleep.
+ */
+void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
+{
+	if (t->ret_stack) {
+		fg_task_attach(t, t->ret_stack);
+		return;
+	}
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = -1;
+	fg_task_give(t);
+}
+
+/* A CPU came online: its idle task may have missed getting a stack. */
+static int fg_cpu_online(unsigned int cpu)
+{
+	fg_task_give(idle_task(cpu));
+	return 0;
+}
+
+/* Hand stacks from @pool to tasks without one; returns how many it used. */
+static unsigned int fg_hand_out(unsigned long **pool, unsigned int nr)
+{
+	struct task_struct *g, *t;
+	unsigned int used = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (t->ret_stack)
+			continue;
+		if (used == nr)
+			goto out;
+		fg_task_attach(t, pool[used++]);
+	}
+out:
+	rcu_read_unlock();
+	return used;
+}
+
+/*
+ * Give every task a stack.  Stacks are allocated in batches outside the
+ * task walk; a batch used up entirely means more tasks may be waiting.
+ * New tasks get theirs at fork (ftrace_graph_active is set already).
+ */
+static int fg_attach_all(void)
+{
+	unsigned long *pool[FG_POOL_SIZE];
+	unsigned int have, used, i;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		fg_task_give(idle_task(cpu));
+	cpus_read_unlock();
+
+	for (;;) {
+		for (have = 0; have < FG_POOL_SIZE; have++) {
+			pool[have] = fg_stack_alloc();
+			if (!pool[have])
+				break;
+		}
+		if (!have)
+			return -ENOMEM;
+		used = fg_hand_out(pool, have);
+		for (i = used; i < have; i++)
+			kfree(pool[i]);
+		if (used < have)
+			return 0;
+	}
+}
+
+/* Zero slot @idx's task var in every stack, for a new user of the slot. */
+static void fg_clear_task_vars(int idx)
+{
+	struct task_struct *g, *t;
+	unsigned long *ws;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		t = idle_task(cpu);
+		ws = t ? fg_stack_of(t) : NULL;
+		if (ws)
+			WRITE_ONCE(ws[idx], 0);
+	}
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		ws = fg_stack_of(t);
+		if (ws)
+			WRITE_ONCE(ws[idx], 0);
+	}
+	rcu_read_unlock();
+}
+
+/* ---- sleep time, suspend, stop ---------------------------------------- */
+
+/*
+ * Without sleep time, a function's duration leaves out the time its task
+ * was switched out: on the way back in, every open call of the task is
+ * moved later by that time.
+ */
+static void fg_sched_switch(void *ignore, bool preempt,
+			    struct task_struct *prev, struct task_struct *next,
+			    unsigned int prev_state)
+{
+	unsigned long long now, away;
+	unsigned int state, base;
+	unsigned long *ws;
+
+	if (READ_ONCE(fg_sleep_time))
+		return;
+
+	now = trace_clock_local();
+	prev->ftrace_timestamp = now;
+	if (!next->ftrace_timestamp)
+		return;
+	away = now - next->ftrace_timestamp;
+
+	ws = fg_stack_of(next);
+	if (!ws)
+		return;
+	for (state = READ_ONCE(next->curr_ret_stack);
+	     (base = fg_frame_base(ws, state)); state = fg_below(ws, base))
+		fg_hdr(ws, base)->calltime += away;
+}
+
+/**
+ * ftrace_graph_sleep_time_control - count sleep in function durations
+ * @enable: true (the default) to include the time a task slept
+ *
+ * Set by the funcgraph sleep-time option.
+ */
+void ftrace_graph_sleep_time_control(bool enable)
+{
+	WRITE_ONCE(fg_sleep_time, enable);
+}
+
+/* A hibernation image is taken and restored with the hooks paused. */
+static int fg_pm_event(struct notifier_block *nb, unsigned long event,
+		       void *unused)
+{
+	if (event == PM_HIBERNATION_PREPARE)
+		pause_graph_tracing();
+	else if (event == PM_POST_HIBERNATION)
+		unpause_graph_tracing();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fg_pm_nb = {
+	.notifier_call = fg_pm_event,
+};
+
+/* The static key can only be flipped where one may sleep: in a work item. */
+static void fg_kill_key(struct work_struct *work)
+{
+	static_branch_enable(&kill_ftrace_graph);
+}
+
+static DECLARE_WORK(fg_kill_work, fg_kill_key);
+
+static void fg_kill_deferred(struct irq_work *work)
+{
+	schedule_work(&fg_kill_work);
+}
+
+static DEFINE_IRQ_WORK(fg_kill_irq_work, fg_kill_deferred);
+
+/**
+ * ftrace_graph_stop - stop function graph tracing for good
+ *
+ * For a state graph tracing cannot recover from (a corrupt shadow stack, a
+ * hang caught by a self test).  No call is hooked any more; calls hooked
+ * already still return through their frames.
+ *
+ * Context: any, NMI included.  The entry path refuses calls at once;
+ * ftrace_graph_is_dead() turns true shortly after, when a work item has
+ * flipped the static key.
+ */
+void ftrace_graph_stop(void)
+{
+	WRITE_ONCE(fg_killed, true);
+	irq_work_queue(&fg_kill_irq_work);
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static void fg_return_stub(struct ftrace_graph_ret *trace,
+			   struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+}
+
+/* What ftrace_graph_entry/_return are while a user is registered. */
+static int fg_entry_active(struct ftrace_graph_ent *trace,
+			   struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	return 0;
+}
+
+static void fg_return_active(struct ftrace_graph_ret *trace,
+			     struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+}
+
+/* Not stubs exactly while a user is registered (some arches test that). */
+trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
+trace_func_graph_ret_t ftrace_graph_return = fg_return_stub;
+
+static struct ftrace_ops graph_ops = {
+	.func		= ftrace_graph_func,
+	.flags		= FTRACE_OPS_GRAPH_STUB,
+	.trampoline	= FTRACE_GRAPH_TRAMP_ADDR,
+};
+
+/**
+ * ftrace_enable_ftrace_graph_caller - arch hook: graph users appeared
+ *
+ * Arches whose callers need patching for the graph path override it.
+ *
+ * Return: 0.
+ */
+int __weak ftrace_enable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+
+/**
+ * ftrace_disable_ftrace_graph_caller - arch hook: the last graph user left
+ *
+ * Return: 0.
+ */
+int __weak ftrace_disable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+
+/* The entry callback of a pid-filtered user (set_ftrace_pid). */
+static int fg_pid_entry(struct ftrace_graph_ent *trace,
+			struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = gops->ops.private;
+	int verdict;
+
+	if (!tr)
+		return gops->saved_func(trace, gops, fregs);
+	verdict = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
+	if (verdict == FTRACE_PID_TRACE || verdict == current->pid)
+		return gops->saved_func(trace, gops, fregs);
+	return 0;
+}
+
+static trace_func_graph_ent_t fg_entry_for(struct fgraph_ops *gops)
+{
+	return ftrace_pids_enabled(&gops->ops) ? fg_pid_entry : gops->saved_func;
+}
+
+/**
+ * fgraph_update_pid_func - follow a change of the pid filters
+ *
+ * Every registered user that asked for pid filtering (FTRACE_OPS_FL_PID)
+ * gets its entry callback wrapped by the pid check, or unwrapped.
+ *
+ * Context: ftrace_lock held.
+ */
+void fgraph_update_pid_func(void)
+{
+	int i;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	for (i = 0; i < FGRAPH_ARRAY_SIZE; i++) {
+		struct fgraph_ops *gops = fg_slots[i].gops;
+
+		if (!fg_slots[i].key || !(gops->ops.flags & FTRACE_OPS_FL_PID))
+			continue;
+		WRITE_ONCE(gops->entryfunc, fg_entry_for(gops));
+	}
+}
+
+/**
+ * fgraph_init_ops - prepare the ops of a trace array's graph user
+ * @dst_ops: the ops embedded in the fgraph_ops
+ * @src_ops: the trace array's function ops, or NULL
+ *
+ * The user follows the pid filters of its trace array and, with @src_ops,
+ * that ops' filter and notrace hashes (shared, not copied).
+ *
+ * Context: before @dst_ops is used.
+ */
+void fgraph_init_ops(struct ftrace_ops *dst_ops, struct ftrace_ops *src_ops)
+{
+	unsigned long flags = FTRACE_OPS_FL_PID | FTRACE_OPS_GRAPH_STUB;
+
+	dst_ops->flags = flags;
+	if (!src_ops)
+		return;
+
+	mutex_init(&dst_ops->local_hash.regex_lock);
+	INIT_LIST_HEAD(&dst_ops->subop_list);
+	if (!rcu_access_pointer(dst_ops->local_hash.filter_hash))
+		RCU_INIT_POINTER(dst_ops->local_hash.filter_hash,
+				 FTRACE_EMPTY_HASH);
+	if (!rcu_access_pointer(dst_ops->local_hash.notrace_hash))
+		RCU_INIT_POINTER(dst_ops->local_hash.notrace_hash,
+				 FTRACE_EMPTY_HASH);
+	dst_ops->func_hash = &src_ops->local_hash;
+	dst_ops->private = src_ops->private;
+	/* Pairs with the lockless test of ftrace_ops_init(). */
+	smp_store_release(&dst_ops->flags, flags | FTRACE_OPS_FL_INITIALIZED);
+}
+
+/* The slot @gops is registered in, or -1. */
+static int fg_slot_of(struct fgraph_ops *gops)
+{
+	int idx = gops->idx;
+
+	if (idx < 0 || idx >= FGRAPH_ARRAY_SIZE ||
+	    fg_slots[idx].gops != gops || !fg_slots[idx].key)
+		return -1;
+	return idx;
+}
+
+static int fg_free_slot(void)
+{
+	int i;
+
+	for (i = 0; i < FGRAPH_ARRAY_SIZE; i++) {
+		if (!fg_slots[i].key)
+			return i;
+	}
+	return -1;
+}
+
+static unsigned long fg_new_key(int idx)
+{
+	if (++fg_last_gen > FG_GEN_LIMIT)
+		fg_last_gen = 1;
+	return fg_last_gen << FG_REC_GEN_SHIFT | idx;
+}
+
+/* Append to the live table: the entry is complete before it is counted. */
+static void fg_users_add(struct fgraph_ops *gops, unsigned long key)
+{
+	struct fg_users *users = fg_live;
+	unsigned int nr = users->nr;
+
+	WRITE_ONCE(users->gops[nr], gops);
+	users->key[nr] = key;
+	/* Pairs with the entry path's load of nr. */
+	smp_store_release(&users->nr, nr + 1);
+}
+
+/* Publish the other table, without @gops; the caller then waits. */
+static void fg_users_remove(struct fgraph_ops *gops)
+{
+	struct fg_users *old = fg_live;
+	struct fg_users *new = &fg_user_tables[old == &fg_user_tables[0]];
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < old->nr; i++) {
+		if (old->gops[i] == gops)
+			continue;
+		new->gops[nr] = old->gops[i];
+		new->key[nr] = old->key[i];
+		nr++;
+	}
+	new->nr = nr;
+	/* The table is complete before the entry path can find it. */
+	smp_store_release(&fg_live, new);
+}
+
+/* After this, no callback that could see the old users still runs. */
+static void fg_wait_callbacks(void)
+{
+	/* Before the scheduler runs, nothing else can be in a callback. */
+	if (system_state == SYSTEM_BOOTING)
+		return;
+	synchronize_rcu_tasks_rude();
+}
+
+/* The CPU hotplug state, set up on the first registration ever. */
+static int fg_cpuhp_once(void)
+{
+	static bool done;
+	int ret;
+
+	if (done)
+		return 0;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "fgraph:online",
+				fg_cpu_online, NULL);
+	if (ret < 0)
+		return ret;
+	done = true;
+	return 0;
+}
+
+/* The first user arrives: stacks for every task, probes. */
+static int fg_start(void)
+{
+	int ret;
+
+	ret = fg_attach_all();
+	if (ret)
+		return ret;
+	ret = register_trace_sched_switch(fg_sched_switch, NULL);
+	if (ret)
+		return ret;
+	register_pm_notifier(&fg_pm_nb);
+	WRITE_ONCE(ftrace_graph_entry, fg_entry_active);
+	WRITE_ONCE(ftrace_graph_return, fg_return_active);
+	return 0;
+}
+
+/* The last user left.  Stacks stay: frames may still be on them. */
+static void fg_stop(void)
+{
+	WRITE_ONCE(ftrace_graph_entry, ftrace_graph_entry_stub);
+	WRITE_ONCE(ftrace_graph_return, fg_return_stub);
+	unregister_pm_notifier(&fg_pm_nb);
+	unregister_trace_sched_switch(fg_sched_switch, NULL);
+}
+
+/**
+ * register_ftrace_graph - start calling a graph user's callbacks
+ * @gops: the user: entryfunc and retfunc set; ops may carry filters
+ *
+ * From now on (callbacks may begin before this returns), every call of a
+ * function selected by @gops->ops' filter and notrace hashes (every
+ * function if the filter is empty) calls @gops->entryfunc, and, if that
+ * returns non-zero, @gops->retfunc when the call returns.  Sets
+ * @gops->idx, the user's slot.
+ *
+ * Context: process context; takes ftrace_lock; may sleep.
+ * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if
+ * FGRAPH_ARRAY_SIZE users are registered; -ENOMEM; or an error of the
+ * hotplug state, the sched_switch probe or the core's update (-ENODEV once
+ * ftrace is dead).  On error nothing changed.
+ */
+int register_ftrace_graph(struct fgraph_ops *gops)
+{
+	unsigned long key;
+	bool first;
+	int idx, ret;
+
+	guard(mutex)(&ftrace_lock);
+
+	ret = fg_cpuhp_once();
+	if (ret)
+		return ret;
+	if (fg_slot_of(gops) >= 0)
+		return -EBUSY;
+	idx = fg_free_slot();
+	if (idx < 0)
+		return -ENOSPC;
+
+	/* Counted first, so that tasks forked from now on get a stack. */
+	first = !ftrace_graph_active;
+	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active + 1);
+	if (first) {
+		ret = fg_start();
+		if (ret)
+			goto out_count;
+	}
+	fg_clear_task_vars(idx);
+
+	gops->idx = idx;
+	gops->saved_func = gops->entryfunc;
+	gops->entryfunc = fg_entry_for(gops);
+	key = fg_new_key(idx);
+	fg_slots[idx].gops = gops;
+	WRITE_ONCE(fg_slots[idx].key, key);
+
+	ret = ftrace_startup_subops(&graph_ops, &gops->ops,
+				    first ? FTRACE_START_FUNC_RET : 0);
+	if (ret)
+		goto out_slot;
+
+	fg_users_add(gops, key);
+	return 0;
+
+out_slot:
+	/* Not in the table yet: no call can have seen the user. */
+	WRITE_ONCE(fg_slots[idx].key, 0);
+	fg_slots[idx].gops = NULL;
+	gops->entryfunc = gops->saved_func;
+	gops->saved_func = NULL;
+	if (first)
+		fg_stop();
+out_count:
+	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active - 1);
+	return ret;
+}
+
+/**
+ * unregister_ftrace_graph - stop calling a graph user's callbacks
+ * @gops: a user registered with register_ftrace_graph()
+ *
+ * When this returns, no callback of @gops runs and none will: calls that
+ * entered before and return later skip it.  Does nothing for a user that
+ * is not registered.
+ *
+ * Context: process context; takes ftrace_lock; sleeps.
+ */
+void unregister_ftrace_graph(struct fgraph_ops *gops)
+{
+	bool last;
+	int idx;
+
+	guard(mutex)(&ftrace_lock);
+
+	idx = fg_slot_of(gops);
+	if (idx < 0)
+		return;
+	last = ftrace_graph_active == 1;
+
+	fg_users_remove(gops);
+	WRITE_ONCE(fg_slots[idx].key, 0);
+	/* On error the core warned; the user is out of our tables anyway. */
+	ftrace_shutdown_subops(&graph_ops, &gops->ops,
+			       last ? FTRACE_STOP_FUNC_RET : 0);
+	fg_wait_callbacks();
+
+	fg_slots[idx].gops = NULL;
+	gops->entryfunc = gops->saved_func;
+	gops->saved_func = NULL;
+	if (last)
+		fg_stop();
+	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active - 1);
+}

@@ -1,0 +1,1196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe: entry and exit handlers on kernel functions, built on two shared
+ * hooks of the function-hook core:
+ *
+ *   fprobe_ftrace_ops   an ftrace_ops for fprobes without an exit handler
+ *                       ("entry" kind): one callback, no shadow-stack work;
+ *   fprobe_graph_ops    an fgraph_ops for fprobes with an exit handler
+ *                       ("graph" kind): entry and return callbacks, per-call
+ *                       storage on the task's shadow stack.
+ *
+ * The filter of each hook is the union of the call sites of its kind; a
+ * hook is registered exactly while some probe of its kind is attached.
+ *
+ * Lookup.  Every (fprobe, call site) pair is a node.  Nodes live in one
+ * hash map keyed by the site address, chained per bucket in registration
+ * order, so a site's probes are found with one hash and a short walk
+ * whatever the number of probed functions.  The map is sized to hold at
+ * most one node per bucket on average; growing or shrinking builds a new
+ * bucket array and publishes it.  Each node has two chain links and a map
+ * uses one of them (map->link), so a new map is threaded through the other
+ * link while readers still walk the current one.  A replaced map is freed
+ * only after a grace period, and before a newer map reuses its link.
+ *
+ * Per-call record (graph kind).  The entry callback reserves one block of
+ * fgraph data for all graph probes of the site: for each probe taking
+ * part, a header word followed by its entry data (entry_data_size rounded
+ * up to whole longs, at most 15).  The header is
+ *     id << FPROBE_HDR_ID_SHIFT | FPROBE_HDR_CALL? | data words
+ * where id is unique to one registration for the life of the kernel and
+ * CALL says the exit handler is wanted.  A zero word ends a block that was
+ * reserved larger than used.  The return callback looks each header's id
+ * up among the live nodes of the site: a probe unregistered (or
+ * re-registered) since the entry is not found, so a stale record never
+ * reaches a handler, even when the struct fprobe memory is reused.
+ *
+ * Recursion.  A handler that hits a probed function (directly or through
+ * what it calls) must not run a handler again: a per-CPU word holds one
+ * bit per context level (task, softirq, hardirq, NMI) while handlers run
+ * there.  A hit finding its bit set calls no handler and counts a miss in
+ * each enabled probe of that site and kind.  This check is ours, not
+ * ftrace's recursion lock, because fgraph already holds that lock when it
+ * calls us: a nested hit would be refused by fgraph before fprobe could
+ * count it.
+ *
+ * Locking and lifetime:
+ *  - fprobe_mutex serialises every change: bindings, nodes, the map, the
+ *    hooks' filters and registration, the id counter.  It is taken before
+ *    the function-hook core's own locks.
+ *  - Callbacks run with preemption disabled and RCU watching (checked);
+ *    they read the map and nodes without locks.  Nodes are linked with
+ *    their fields complete (release), and unlinked nodes are freed only
+ *    after synchronize_rcu(), which also waits for every handler that
+ *    found them.  Hence: when unregister_fprobe() returns, no handler of
+ *    the probe runs anywhere and none will.
+ *  - A node leaves the map when its probe is unregistered, or when its
+ *    function's text goes away (module unload, module init text freed);
+ *    the latter nodes stay in their binding until it is freed.
+ *  - nmissed is incremented without atomics, as an approximate counter.
+ */
+#define pr_fmt(fmt) "fprobe: " fmt
+
+#include <linux/err.h>
+#include <linux/fprobe.h>
+#include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* Shadow-stack record: header word layout. */
+#define FPROBE_HDR_WORDS	GENMASK(3, 0)	/* entry data words that follow */
+#define FPROBE_HDR_CALL		BIT(4)		/* exit handler wanted */
+#define FPROBE_HDR_ID_SHIFT	5
+
+#define FPROBE_DATA_WORDS_MAX	(FPROBE_ENTRY_DATA_MAX / sizeof(long))
+/* Words one call may reserve for all graph probes of a site (fgraph's limit). */
+#define FPROBE_CALL_WORDS	32
+
+/* Map size bounds, in bits of the bucket index. */
+#define FPROBE_MAP_MIN_BITS	4
+#define FPROBE_MAP_MAX_BITS	20
+
+enum fprobe_kind {
+	FPROBE_KIND_ENTRY,	/* no exit handler: served by fprobe_ftrace_ops */
+	FPROBE_KIND_GRAPH,	/* exit handler: served by fprobe_graph_ops */
+	FPROBE_NR_KINDS,
+};
+
+/*
+ * struct fprobe_node - one probe on one call site
+ * @next: chain links; a map uses next[map->link]
+ * @ip: the call site (ftrace location)
+ * @fp: the probe; set before the node is linked, never changed
+ * @hdr: the probe's shadow-stack header without FPROBE_HDR_CALL (graph
+ *	kind; the entry kind only uses the id part, unused)
+ * @kind: enum fprobe_kind
+ * @linked: in the current map (fprobe_mutex)
+ * @released: unlinked in the current change, its ip not yet released
+ *	from the hook filter (fprobe_mutex)
+ */
+struct fprobe_node {
+	struct fprobe_node __rcu	*next[2];
+	unsigned long			ip;
+	struct fprobe			*fp;
+	unsigned long			hdr;
+	u8				kind;
+	bool				linked;
+	bool				released;
+};
+
+/*
+ * struct fprobe_binding - a registration: the nodes of one fprobe
+ * @list: on fprobe_bindings
+ * @fp: the probe
+ * @nr: number of nodes (distinct call sites)
+ * @nodes: one per call site
+ */
+struct fprobe_binding {
+	struct list_head	list;
+	struct fprobe		*fp;
+	unsigned int		nr;
+	struct fprobe_node	nodes[] __counted_by(nr);
+};
+
+/*
+ * struct fprobe_map - the site -> nodes hash map
+ * @bits: log2 of the number of buckets
+ * @link: which of a node's links this map's chains use
+ * @heads: bucket chains
+ */
+struct fprobe_map {
+	unsigned int			bits;
+	unsigned int			link;
+	struct fprobe_node __rcu	*heads[];
+};
+
+static DEFINE_MUTEX(fprobe_mutex);
+static struct fprobe_map __rcu *fprobe_map;
+/* The map replaced last, and the grace-period cookie after which it is unused. */
+static struct fprobe_map *fprobe_retired;
+static unsigned long fprobe_retired_gp;
+static LIST_HEAD(fprobe_bindings);
+static unsigned long fprobe_last_id;
+static unsigned int fprobe_nr_linked;
+static unsigned int fprobe_kind_linked[FPROBE_NR_KINDS];
+static bool fprobe_hook_on[FPROBE_NR_KINDS];
+
+/* Bit n set: fprobe handlers run on this CPU at context level n. */
+static DEFINE_PER_CPU(unsigned int, fprobe_running);
+
+#define fprobe_deref(p)	rcu_dereference_protected(p, lockdep_is_held(&fprobe_mutex))
+
+/* ---- the hot path ----------------------------------------------------------- */
+
+/*
+ * Mark handlers running in the current context; preemption is disabled.
+ * Returns the bit to give back to fprobe_busy_exit(), or 0 when handlers
+ * already run in this context (a nested hit).  An interrupt in between
+ * restores the word before it returns, so the plain read-modify-write is
+ * safe.
+ */
+static __always_inline unsigned int fprobe_busy_enter(void)
+{
+	unsigned int bit = 1U << interrupt_context_level();
+	unsigned int cur = __this_cpu_read(fprobe_running);
+
+	if (unlikely(cur & bit))
+		return 0;
+	__this_cpu_write(fprobe_running, cur | bit);
+	barrier();
+	return bit;
+}
+
+static __always_inline void fprobe_busy_exit(unsigned int bit)
+{
+	barrier();
+	__this_cpu_write(fprobe_running, __this_cpu_read(fprobe_running) & ~bit);
+}
+
+/*
+ * The lockless walk.  Readers run with preemption disabled and RCU
+ * watching; the plain rcu_dereference_raw() is deliberate: lockdep's
+ * checking variants are themselves traceable functions in some configs.
+ */
+static __always_inline struct fprobe_node *
+fprobe_skip_to(struct fprobe_node *node, unsigned int link, unsigned long ip)
+{
+	while (node && node->ip != ip)
+		node = rcu_dereference_raw(node->next[link]);
+	return node;
+}
+
+static __always_inline struct fprobe_node *
+fprobe_first(unsigned long ip, unsigned int *link)
+{
+	struct fprobe_map *map = rcu_dereference_raw(fprobe_map);
+
+	*link = map ? map->link : 0;
+	if (!map)
+		return NULL;
+	return fprobe_skip_to(rcu_dereference_raw(map->heads[hash_long(ip, map->bits)]),
+			      map->link, ip);
+}
+
+static __always_inline struct fprobe_node *
+fprobe_next(struct fprobe_node *node, unsigned int link)
+{
+	return fprobe_skip_to(rcu_dereference_raw(node->next[link]), link,
+			      node->ip);
+}
+
+/* A nested hit: count a miss in each enabled probe of @kind on @ip. */
+static void fprobe_count_nested(unsigned long ip, u8 kind)
+{
+	struct fprobe_node *node;
+	unsigned int link;
+
+	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+		if (node->kind == kind && !fprobe_disabled(node->fp))
+			node->fp->nmissed++;
+	}
+}
+
+NOKPROBE_SYMBOL(fprobe_count_nested);
+
+/* FPROBE_FL_KPROBE_SHARED probes skip their handlers while a kprobe runs. */
+static __always_inline bool fprobe_kprobe_blocks(unsigned int flags)
+{
+	return unlikely(flags & FPROBE_FL_KPROBE_SHARED) && kprobe_running();
+}
+
+static __always_inline int
+fprobe_call_entry(struct fprobe *fp, unsigned int flags, unsigned long ip,
+		  unsigned long ret_ip, struct ftrace_regs *fregs, void *data)
+{
+	int ret;
+
+	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED)))
+		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
+	kprobe_busy_begin();
+	ret = fp->entry_handler(fp, ip, ret_ip, fregs, data);
+	kprobe_busy_end();
+	return ret;
+}
+
+static __always_inline void
+fprobe_call_exit(struct fprobe *fp, unsigned int flags, unsigned long ip,
+		 unsigned long ret_ip, struct ftrace_regs *fregs, void *data)
+{
+	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED))) {
+		fp->exit_handler(fp, ip, ret_ip, fregs, data);
+		return;
+	}
+	kprobe_busy_begin();
+	fp->exit_handler(fp, ip, ret_ip, fregs, data);
+	kprobe_busy_end();
+}
+
+/* Entry of a function with entry-kind probes (fprobe_ftrace_ops.func). */
+static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fprobe_node *node;
+	unsigned int link, bit, flags;
+	struct fprobe *fp;
+
+	if (unlikely(!rcu_is_watching()))
+		return;
+
+	preempt_disable_notrace();
+	bit = fprobe_busy_enter();
+	if (unlikely(!bit)) {
+		fprobe_count_nested(ip, FPROBE_KIND_ENTRY);
+		goto out;
+	}
+
+	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+		if (node->kind != FPROBE_KIND_ENTRY)
+			continue;
+		fp = node->fp;
+		flags = READ_ONCE(fp->flags);
+		if ((flags & FPROBE_FL_DISABLED) || !fp->entry_handler)
+			continue;
+		if (fprobe_kprobe_blocks(flags)) {
+			fp->nmissed++;
+			continue;
+		}
+		fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL);
+	}
+
+	fprobe_busy_exit(bit);
+out:
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(fprobe_ftrace_entry);
+
+/* Words the enabled graph probes of @ip need on the shadow stack. */
+static __always_inline unsigned int fprobe_graph_words(unsigned long ip)
+{
+	struct fprobe_node *node;
+	unsigned int link, words = 0;
+
+	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+		if (node->kind == FPROBE_KIND_GRAPH && !fprobe_disabled(node->fp))
+			words += 1 + (node->hdr & FPROBE_HDR_WORDS);
+	}
+	return words;
+}
+
+/*
+ * Entry of a function with graph-kind probes (fprobe_graph_ops.entryfunc).
+ * Returns non-zero when some probe wants its exit handler for this call;
+ * then the call's record is on the shadow stack for fprobe_graph_return().
+ */
+static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
+			      struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	unsigned int link, bit, flags, words, room = 0, used = 0;
+	unsigned long ip = trace->func, ret_ip, *data = NULL;
+	struct fprobe_node *node;
+	struct fprobe *fp;
+	int want_exit = 0;
+
+	if (WARN_ON_ONCE(!fregs) || unlikely(!rcu_is_watching()))
+		return 0;
+
+	/* fgraph holds the recursion lock, so this is only a formality. */
+	preempt_disable_notrace();
+	bit = fprobe_busy_enter();
+	if (unlikely(!bit)) {
+		fprobe_count_nested(ip, FPROBE_KIND_GRAPH);
+		goto out;
+	}
+
+	words = fprobe_graph_words(ip);
+	if (words) {
+		room = min_t(unsigned int, words, FPROBE_CALL_WORDS);
+		data = fgraph_reserve_data(gops->idx, room * sizeof(long));
+		if (!data)
+			room = 0;
+	}
+	/* The return address is still in its slot while entry callbacks run. */
+	ret_ip = *(unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+
+	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+		unsigned long *slot;
+		int ret = 0;
+
+		if (node->kind != FPROBE_KIND_GRAPH)
+			continue;
+		fp = node->fp;
+		flags = READ_ONCE(fp->flags);
+		if (flags & FPROBE_FL_DISABLED)
+			continue;
+		words = node->hdr & FPROBE_HDR_WORDS;
+
+		if (used + 1 + words > room) {
+			/* No room for this call's record: no exit handler. */
+			fp->nmissed++;
+			if (!words && fp->entry_handler && !fprobe_kprobe_blocks(flags))
+				fprobe_call_entry(fp, flags, ip, ret_ip, fregs, NULL);
+			continue;
+		}
+		slot = data + used;
+		used += 1 + words;
+		if (fprobe_kprobe_blocks(flags)) {
+			fp->nmissed++;
+			*slot = node->hdr;
+			continue;
+		}
+		if (fp->entry_handler)
+			ret = fprobe_call_entry(fp, flags, ip, ret_ip, fregs,
+						words ? slot + 1 : NULL);
+		*slot = ret ? node->hdr : node->hdr | FPROBE_HDR_CALL;
+		want_exit |= !ret;
+	}
+	if (used < room)
+		data[used] = 0;
+
+	fprobe_busy_exit(bit);
+out:
+	preempt_enable_notrace();
+	return want_exit;
+}
+
+NOKPROBE_SYMBOL(fprobe_graph_entry);
+
+/* The live probe a record header names, or NULL if it left @ip since. */
+static __always_inline struct fprobe *
+fprobe_find_live(unsigned long ip, unsigned long hdr)
+{
+	struct fprobe_node *node;
+	unsigned int link;
+
+	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+		if (node->kind == FPROBE_KIND_GRAPH &&
+		    !((node->hdr ^ hdr) >> FPROBE_HDR_ID_SHIFT))
+			return node->fp;
+	}
+	return NULL;
+}
+
+/* Run (or, nested, count as missed) the exit handlers a record asks for. */
+static void fprobe_run_record(unsigned long ip, unsigned long ret_ip,
+			      struct ftrace_regs *fregs, unsigned long *data,
+			      unsigned int nr, bool nested)
+{
+	unsigned int pos, words, flags;
+	unsigned long hdr;
+	struct fprobe *fp;
+
+	for (pos = 0; pos < nr; pos += 1 + words) {
+		hdr = data[pos];
+		if (!hdr)
+			break;
+		words = hdr & FPROBE_HDR_WORDS;
+		if (WARN_ON_ONCE(pos + 1 + words > nr))
+			break;
+		if (!(hdr & FPROBE_HDR_CALL))
+			continue;
+		fp = fprobe_find_live(ip, hdr);
+		if (!fp)
+			continue;
+		flags = READ_ONCE(fp->flags);
+		if (flags & FPROBE_FL_DISABLED)
+			continue;
+		if (nested || fprobe_kprobe_blocks(flags)) {
+			fp->nmissed++;
+			continue;
+		}
+		fprobe_call_exit(fp, flags, ip, ret_ip, fregs,
+				 words ? &data[pos + 1] : NULL);
+	}
+}
+
+NOKPROBE_SYMBOL(fprobe_run_record);
+
+/* Return of a call whose entry wanted an exit (fprobe_graph_ops.retfunc). */
+static void fprobe_graph_return(struct ftrace_graph_ret *trace,
+				struct fgraph_ops *gops,
+				struct ftrace_regs *fregs)
+{
+	unsigned long *data;
+	unsigned int bit;
+	int size;
+
+	data = fgraph_retrieve_data(gops->idx, &size);
+	if (!data || WARN_ON_ONCE(!fregs) || unlikely(!rcu_is_watching()))
+		return;
+
+	preempt_disable_notrace();
+	bit = fprobe_busy_enter();
+	fprobe_run_record(trace->func, ftrace_regs_get_instruction_pointer(fregs),
+			  fregs, data, size / sizeof(long), !bit);
+	if (bit)
+		fprobe_busy_exit(bit);
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(fprobe_graph_return);
+
+static struct ftrace_ops fprobe_ftrace_ops = {
+	.func	= fprobe_ftrace_entry,
+	.flags	= FTRACE_OPS_FL_SAVE_ARGS,
+};
+
+static struct fgraph_ops fprobe_graph_ops = {
+	.entryfunc	= fprobe_graph_entry,
+	.retfunc	= fprobe_graph_return,
+};
+
+/* ---- the hooks ------------------------------------------------------------- */
+
+static struct ftrace_ops *fprobe_hook_ops(u8 kind)
+{
+	return kind == FPROBE_KIND_GRAPH ? &fprobe_graph_ops.ops : &fprobe_ftrace_ops;
+}
+
+static int fprobe_hook_start(u8 kind)
+{
+	if (kind == FPROBE_KIND_GRAPH)
+		return register_ftrace_graph(&fprobe_graph_ops);
+	return register_ftrace_function(&fprobe_ftrace_ops);
+}
+
+/* Returns non-zero if the hook's ops is still in use (its filter with it). */
+static int fprobe_hook_stop(u8 kind)
+{
+	if (kind == FPROBE_KIND_GRAPH) {
+		unregister_ftrace_graph(&fprobe_graph_ops);
+		return fprobe_graph_ops.ops.flags & FTRACE_OPS_FL_ENABLED ? -EBUSY : 0;
+	}
+	return unregister_ftrace_function(&fprobe_ftrace_ops);
+}
+
+/* Make the hook of @kind call the @nr sites @ips too. All or nothing. */
+static int fprobe_hook_add(u8 kind, unsigned long *ips, unsigned int nr)
+{
+	struct ftrace_ops *ops = fprobe_hook_ops(kind);
+	int ret;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!nr)
+		return 0;
+	if (fprobe_hook_on[kind])
+		return ftrace_set_filter_ips(ops, ips, nr, 0, 0);
+
+	ret = ftrace_set_filter_ips(ops, ips, nr, 0, 1);
+	if (!ret)
+		ret = fprobe_hook_start(kind);
+	if (ret) {
+		ftrace_free_filter(ops);
+		return ret;
+	}
+	fprobe_hook_on[kind] = true;
+	return 0;
+}
+
+/*
+ * Stop hooking the @nr sites @ips (no node of @kind left on them), or stop
+ * the hook when no node of @kind is left at all.  A site that cannot be
+ * taken out stays hooked; its calls then find no probe, which is harmless.
+ */
+static void fprobe_hook_remove(u8 kind, unsigned long *ips, unsigned int nr)
+{
+	struct ftrace_ops *ops = fprobe_hook_ops(kind);
+	unsigned int i, left = 0;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!fprobe_hook_on[kind])
+		return;
+	if (!fprobe_kind_linked[kind]) {
+		/*
+		 * Only a dead function-hook core refuses; its sites stay as
+		 * they are, so keep the hook and its filter rather than leave
+		 * a registered ops without a filter (that would mean "all").
+		 */
+		if (fprobe_hook_stop(kind)) {
+			WARN_ON_ONCE(!ftrace_is_dead());
+			return;
+		}
+		ftrace_free_filter(ops);
+		fprobe_hook_on[kind] = false;
+		return;
+	}
+	if (!nr || !ftrace_set_filter_ips(ops, ips, nr, 1, 0))
+		return;
+
+	/* Some functions' text is gone (init text, a module): skip them. */
+	for (i = 0; i < nr; i++)
+		if (ftrace_location(ips[i]))
+			ips[left++] = ips[i];
+	if (left && ftrace_set_filter_ips(ops, ips, left, 1, 0))
+		pr_warn_once("%u functions stay hooked without a probe\n", left);
+}
+
+/* ---- the map (fprobe_mutex held) -------------------------------------------- */
+
+static struct fprobe_map *fprobe_map_locked(void)
+{
+	return fprobe_deref(fprobe_map);
+}
+
+static struct fprobe_node __rcu **fprobe_bucket(struct fprobe_map *map,
+						unsigned long ip)
+{
+	return &map->heads[hash_long(ip, map->bits)];
+}
+
+/* Append @node to its chain: a site's nodes stay in registration order. */
+static void fprobe_map_append(struct fprobe_map *map, struct fprobe_node *node)
+{
+	struct fprobe_node __rcu **pos = fprobe_bucket(map, node->ip);
+	struct fprobe_node *cur;
+
+	while ((cur = fprobe_deref(*pos)))
+		pos = &cur->next[map->link];
+	RCU_INIT_POINTER(node->next[map->link], NULL);
+	rcu_assign_pointer(*pos, node);
+}
+
+static void fprobe_map_delete(struct fprobe_map *map, struct fprobe_node *node)
+{
+	struct fprobe_node __rcu **pos = fprobe_bucket(map, node->ip);
+	struct fprobe_node *cur;
+
+	while ((cur = fprobe_deref(*pos)) != node) {
+		if (WARN_ON_ONCE(!cur))
+			return;
+		pos = &cur->next[map->link];
+	}
+	/* A reader standing on @node still finds the rest of the chain. */
+	RCU_INIT_POINTER(*pos, fprobe_deref(node->next[map->link]));
+}
+
+static bool fprobe_site_has_kind(struct fprobe_map *map, unsigned long ip,
+				 u8 kind)
+{
+	struct fprobe_node *node;
+
+	for (node = fprobe_deref(*fprobe_bucket(map, ip)); node;
+	     node = fprobe_deref(node->next[map->link]))
+		if (node->ip == ip && node->kind == kind)
+			return true;
+	return false;
+}
+
+/* Free the previously replaced map once no reader can be on it. */
+static void fprobe_map_reap(void)
+{
+	if (!fprobe_retired)
+		return;
+	cond_synchronize_rcu(fprobe_retired_gp);
+	kvfree(fprobe_retired);
+	fprobe_retired = NULL;
+}
+
+/*
+ * Publish a map of 2^@bits buckets holding every linked node.  The new
+ * chains use the link the old map does not, so readers of the old map are
+ * undisturbed; the old map is retired and freed after a grace period.
+ */
+static int fprobe_map_resize(unsigned int bits)
+{
+	struct fprobe_map *old = fprobe_map_locked(), *map;
+	struct fprobe_node *node;
+	unsigned long i;
+
+	/* The retired map's readers may still follow the link we reuse. */
+	fprobe_map_reap();
+
+	map = kvzalloc(struct_size(map, heads, 1UL << bits), GFP_KERNEL);
+	if (!map)
+		return -ENOMEM;
+	map->bits = bits;
+	map->link = old ? !old->link : 0;
+
+	for (i = 0; old && i < (1UL << old->bits); i++)
+		for (node = fprobe_deref(old->heads[i]); node;
+		     node = fprobe_deref(node->next[old->link]))
+			fprobe_map_append(map, node);
+
+	rcu_assign_pointer(fprobe_map, map);
+	if (old) {
+		fprobe_retired = old;
+		fprobe_retired_gp = get_state_synchronize_rcu();
+	}
+	return 0;
+}
+
+/* Make room for @extra more nodes at about one node per bucket. */
+static int fprobe_map_fit(unsigned int extra)
+{
+	struct fprobe_map *map = fprobe_map_locked();
+	unsigned long want = (unsigned long)fprobe_nr_linked + extra;
+	unsigned int bits;
+
+	if (map && want <= (1UL << map->bits))
+		return 0;
+	bits = clamp_t(unsigned int, order_base_2(want), FPROBE_MAP_MIN_BITS,
+		       FPROBE_MAP_MAX_BITS);
+	if (map && bits <= map->bits)
+		return 0;
+	return fprobe_map_resize(bits);
+}
+
+/* After removals: a map at most 1/8 full is halved down to 1/2 full. */
+static void fprobe_map_trim(void)
+{
+	struct fprobe_map *map = fprobe_map_locked();
+	unsigned int bits;
+
+	if (!map || map->bits <= FPROBE_MAP_MIN_BITS ||
+	    fprobe_nr_linked > (1UL << map->bits) / 8)
+		return;
+	bits = max_t(unsigned int, order_base_2(2UL * fprobe_nr_linked + 1),
+		     FPROBE_MAP_MIN_BITS);
+	/* On failure the larger map simply stays. */
+	fprobe_map_resize(bits);
+}
+
+static void fprobe_node_link(struct fprobe_map *map, struct fprobe_node *node)
+{
+	fprobe_map_append(map, node);
+	node->linked = true;
+	fprobe_nr_linked++;
+	fprobe_kind_linked[node->kind]++;
+}
+
+static void fprobe_node_unlink(struct fprobe_map *map, struct fprobe_node *node)
+{
+	fprobe_map_delete(map, node);
+	node->linked = false;
+	node->released = true;
+	fprobe_nr_linked--;
+	fprobe_kind_linked[node->kind]--;
+}
+
+/* ---- releasing sites -------------------------------------------------------- */
+
+/* Sites no longer wanted by any node of one kind. */
+struct fprobe_site_list {
+	unsigned long	*ips;
+	unsigned int	nr;
+};
+
+static int fprobe_cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort @ips and drop duplicates; returns the new count. */
+static unsigned int fprobe_sort_unique(unsigned long *ips, unsigned int nr)
+{
+	unsigned int i, out = 0;
+
+	sort(ips, nr, sizeof(*ips), fprobe_cmp_ulong, NULL);
+	for (i = 0; i < nr; i++)
+		if (!out || ips[out - 1] != ips[i])
+			ips[out++] = ips[i];
+	return out;
+}
+
+/*
+ * Room for the sites that @count released nodes of each kind may free;
+ * called once they are unlinked.  A kind with no node left needs no list:
+ * its hook goes as a whole.  Without memory the sites stay hooked (see
+ * fprobe_hook_remove()), nothing worse.
+ */
+static void fprobe_lists_alloc(struct fprobe_site_list *lists,
+			       const unsigned int *count)
+{
+	u8 kind;
+
+	for (kind = 0; kind < FPROBE_NR_KINDS; kind++) {
+		lists[kind].nr = 0;
+		lists[kind].ips = NULL;
+		if (count[kind] && fprobe_kind_linked[kind])
+			lists[kind].ips = kvmalloc_array(count[kind], sizeof(unsigned long),
+							 GFP_KERNEL);
+	}
+}
+
+/* Note the sites of @b's released nodes that no node of their kind needs. */
+static void fprobe_collect_released(struct fprobe_binding *b,
+				    struct fprobe_site_list *lists)
+{
+	struct fprobe_map *map = fprobe_map_locked();
+	struct fprobe_node *node;
+	unsigned int i;
+
+	for (i = 0; i < b->nr; i++) {
+		node = &b->nodes[i];
+		if (!node->released)
+			continue;
+		node->released = false;
+		if (lists[node->kind].ips &&
+		    !fprobe_site_has_kind(map, node->ip, node->kind))
+			lists[node->kind].ips[lists[node->kind].nr++] = node->ip;
+	}
+}
+
+static void fprobe_release_sites(struct fprobe_site_list *lists)
+{
+	u8 kind;
+
+	for (kind = 0; kind < FPROBE_NR_KINDS; kind++) {
+		struct fprobe_site_list *l = &lists[kind];
+
+		l->nr = fprobe_sort_unique(l->ips, l->nr);
+		fprobe_hook_remove(kind, l->ips, l->nr);
+		kvfree(l->ips);
+	}
+}
+
+/* ---- bindings --------------------------------------------------------------- */
+
+static struct fprobe_binding *fprobe_find_binding(struct fprobe *fp)
+{
+	struct fprobe_binding *b;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	list_for_each_entry(b, &fprobe_bindings, list)
+		if (b->fp == fp)
+			return b;
+	return NULL;
+}
+
+/*
+ * Attach @fp to the @nr distinct call sites @ips.  Everything that can
+ * fail happens before the first node is linked, so on error nothing of
+ * @fp is visible and no handler of it has run.
+ */
+static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
+			 unsigned int nr)
+{
+	u8 kind = fp->exit_handler ? FPROBE_KIND_GRAPH : FPROBE_KIND_ENTRY;
+	unsigned long words = 0, *fresh;
+	struct fprobe_binding *b;
+	unsigned int i, nfresh = 0;
+	struct fprobe_map *map;
+	int ret;
+
+	if (kind == FPROBE_KIND_GRAPH)
+		words = DIV_ROUND_UP(fp->entry_data_size, sizeof(long));
+
+	b = kvzalloc(struct_size(b, nodes, nr), GFP_KERNEL);
+	fresh = kvmalloc_array(nr, sizeof(*fresh), GFP_KERNEL);
+	if (!b || !fresh) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	b->nr = nr;
+	b->fp = fp;
+
+	mutex_lock(&fprobe_mutex);
+	if (fprobe_find_binding(fp)) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	ret = fprobe_map_fit(nr);
+	if (ret)
+		goto unlock;
+	map = fprobe_map_locked();
+
+	for (i = 0; i < nr; i++)
+		if (!fprobe_site_has_kind(map, ips[i], kind))
+			fresh[nfresh++] = ips[i];
+	ret = fprobe_hook_add(kind, fresh, nfresh);
+	if (ret)
+		goto unlock;
+
+	/* Nothing below fails: the probe goes live site by site. */
+	fp->nmissed = 0;
+	fprobe_last_id++;
+	for (i = 0; i < nr; i++) {
+		struct fprobe_node *node = &b->nodes[i];
+
+		node->ip = ips[i];
+		node->fp = fp;
+		node->kind = kind;
+		node->hdr = fprobe_last_id << FPROBE_HDR_ID_SHIFT | words;
+		fprobe_node_link(map, node);
+	}
+	list_add_tail(&b->list, &fprobe_bindings);
+	WRITE_ONCE(fp->binding, b);
+	b = NULL;
+unlock:
+	mutex_unlock(&fprobe_mutex);
+out:
+	kvfree(fresh);
+	kvfree(b);
+	return ret;
+}
+
+/* Take all of @b out of the map and the hooks, wait, and free it. */
+static void fprobe_detach(struct fprobe_binding *b)
+{
+	struct fprobe_site_list lists[FPROBE_NR_KINDS];
+	unsigned int count[FPROBE_NR_KINDS] = { };
+	struct fprobe_map *map = fprobe_map_locked();
+	unsigned int i;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	for (i = 0; i < b->nr; i++) {
+		if (b->nodes[i].linked) {
+			count[b->nodes[i].kind]++;
+			fprobe_node_unlink(map, &b->nodes[i]);
+		}
+	}
+	fprobe_lists_alloc(lists, count);
+	fprobe_collect_released(b, lists);
+	fprobe_release_sites(lists);
+	fprobe_map_trim();
+
+	/* Every handler that found a node of @b has returned after this. */
+	synchronize_rcu();
+	fprobe_map_reap();
+	kvfree(b);
+}
+
+/* ---- registration API ------------------------------------------------------- */
+
+/* Sort and de-duplicate the call sites, then attach. */
+static int fprobe_register_sites(struct fprobe *fp, unsigned long *ips,
+				 unsigned int nr)
+{
+	nr = fprobe_sort_unique(ips, nr);
+	if (!nr)
+		return -ENOENT;
+	return fprobe_attach(fp, ips, nr);
+}
+
+static int fprobe_check(struct fprobe *fp)
+{
+	if (!fp)
+		return -EINVAL;
+	if (fp->entry_data_size > FPROBE_ENTRY_DATA_MAX)
+		return -E2BIG;
+	return 0;
+}
+
+/* Add (or, with @negate, take out) the functions matching @glob. */
+static int fprobe_match_glob(struct ftrace_hash *hash, const char *glob,
+			     bool negate)
+{
+	char *buf;
+	int ret;
+
+	buf = kasprintf(GFP_KERNEL, "%s%s", negate ? "!" : "", glob);
+	if (!buf)
+		return -ENOMEM;
+	ret = ftrace_match_records(hash, buf, strlen(buf));
+	kfree(buf);
+	return ret;
+}
+
+/**
+ * register_fprobe() - attach an fprobe to the functions matching a glob
+ * @fp: the probe; handlers and entry_data_size set
+ * @filter: glob of the functions to probe ("vfs_*", "func", "func:mod:m")
+ * @notfilter: glob of functions to leave out, or NULL
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EINVAL for a NULL argument; -E2BIG if entry_data_size is
+ * larger than %FPROBE_ENTRY_DATA_MAX; -ENOENT if no traceable function
+ * remains; -EBUSY if @fp is registered already; -ENOMEM; or the error of
+ * the function-hook core.  On error nothing of @fp is registered.
+ */
+int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter)
+{
+	struct ftrace_func_entry *entry;
+	struct ftrace_hash *hash;
+	unsigned long *ips;
+	unsigned int i, nr = 0;
+	int ret;
+
+	ret = fprobe_check(fp);
+	if (ret || !filter)
+		return ret ?: -EINVAL;
+
+	hash = ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
+	if (!hash)
+		return -ENOMEM;
+	ret = fprobe_match_glob(hash, filter, false);
+	if (ret > 0 && notfilter)
+		ret = fprobe_match_glob(hash, notfilter, true);
+	if (ret < 0)
+		goto out;
+	if (!hash->count) {
+		ret = -ENOENT;
+		goto out;
+	}
+
+	ips = kvmalloc_array(hash->count, sizeof(*ips), GFP_KERNEL);
+	if (!ips) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for_each_hash_entry(hash, i, entry)
+		ips[nr++] = entry->ip;
+	ret = fprobe_register_sites(fp, ips, nr);
+	kvfree(ips);
+out:
+	ftrace_hash_free(hash);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe);
+
+/**
+ * register_fprobe_ips() - attach an fprobe to functions given by address
+ * @fp: the probe; handlers and entry_data_size set
+ * @addrs: ftrace locations, or start addresses of traceable functions;
+ *	duplicates are allowed; the array is not modified
+ * @num: number of entries in @addrs
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EINVAL for a bad argument or an address that is not a
+ * traceable function; otherwise as register_fprobe().
+ */
+int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
+{
+	unsigned long *ips;
+	int i, ret;
+
+	ret = fprobe_check(fp);
+	if (ret || !addrs || num <= 0)
+		return ret ?: -EINVAL;
+
+	ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	for (i = 0; i < num; i++) {
+		ips[i] = ftrace_location(addrs[i]);
+		if (!ips[i]) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	ret = fprobe_register_sites(fp, ips, num);
+out:
+	kvfree(ips);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe_ips);
+
+static int fprobe_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+/**
+ * register_fprobe_syms() - attach an fprobe to functions given by name
+ * @fp: the probe; handlers and entry_data_size set
+ * @syms: function names; duplicates are allowed; the array is not modified
+ * @num: number of entries in @syms
+ *
+ * Context: process context; sleeps (walks kallsyms).
+ * Return: 0; -EINVAL for a bad argument; -ENOENT if a name is not a
+ * traceable function; otherwise as register_fprobe().
+ */
+int register_fprobe_syms(struct fprobe *fp, const char **syms, int num)
+{
+	unsigned long *addrs = NULL;
+	const char **names;
+	int i, nr = 0, ret;
+
+	ret = fprobe_check(fp);
+	if (ret || !syms || num <= 0)
+		return ret ?: -EINVAL;
+
+	names = kvmalloc_array(num, sizeof(*names), GFP_KERNEL);
+	if (!names)
+		return -ENOMEM;
+	for (i = 0; i < num; i++) {
+		if (!syms[i]) {
+			ret = -EINVAL;
+			goto out;
+		}
+		names[i] = syms[i];
+	}
+	/* ftrace_lookup_symbols() wants the names sorted and distinct. */
+	sort(names, num, sizeof(*names), fprobe_cmp_name, NULL);
+	for (i = 0; i < num; i++)
+		if (!nr || strcmp(names[nr - 1], names[i]))
+			names[nr++] = names[i];
+
+	addrs = kvmalloc_array(nr, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (ftrace_lookup_symbols(names, nr, addrs)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		addrs[i] = ftrace_location(addrs[i]);
+		if (!addrs[i]) {
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	ret = fprobe_register_sites(fp, addrs, nr);
+out:
+	kvfree(addrs);
+	kvfree(names);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe_syms);
+
+/**
+ * fprobe_is_registered() - is an fprobe attached?
+ * @fp: the probe, or NULL
+ *
+ * Context: any; a lockless snapshot.
+ * Return: true between a successful register and the matching unregister.
+ */
+bool fprobe_is_registered(struct fprobe *fp)
+{
+	return fp && READ_ONCE(fp->binding);
+}
+EXPORT_SYMBOL_GPL(fprobe_is_registered);
+
+/**
+ * unregister_fprobe() - detach an fprobe from all its functions
+ * @fp: a registered probe
+ *
+ * When this returns 0, no handler of @fp runs on any CPU and none will:
+ * entries in flight have returned, and calls that entered before return
+ * without calling @fp's exit handler.  @fp may then be freed or registered
+ * again.
+ *
+ * Context: process context; sleeps (a grace period, and the hooks' own
+ * waits when the last probe of a kind goes).
+ * Return: 0, or -EINVAL if @fp is not registered.
+ */
+int unregister_fprobe(struct fprobe *fp)
+{
+	struct fprobe_binding *b;
+
+	if (!fp)
+		return -EINVAL;
+
+	guard(mutex)(&fprobe_mutex);
+	b = fprobe_find_binding(fp);
+	if (!b)
+		return -EINVAL;
+	list_del(&b->list);
+	WRITE_ONCE(fp->binding, NULL);
+	fprobe_detach(b);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(unregister_fprobe);
+
+/* ---- text going away -------------------------------------------------------- */
+
+#ifdef CONFIG_MODULES
+static bool fprobe_site_in(unsigned long ip, struct module *mod, bool init_only)
+{
+	return init_only ? within_module_init(ip, mod) : within_module(ip, mod);
+}
+
+/*
+ * The module's text (or, once it is live, its init text) goes away: take
+ * its sites out of the map and the hooks, so that a function loaded later
+ * at the same address is not mistaken for a probed one.  The probes stay
+ * registered on their other sites; their nodes are freed with them.
+ */
+static void fprobe_drop_module_sites(struct module *mod, bool init_only)
+{
+	struct fprobe_site_list lists[FPROBE_NR_KINDS];
+	unsigned int count[FPROBE_NR_KINDS] = { };
+	struct fprobe_map *map = fprobe_map_locked();
+	struct fprobe_binding *b;
+	struct fprobe_node *node;
+	unsigned int i;
+
+	list_for_each_entry(b, &fprobe_bindings, list) {
+		for (i = 0; i < b->nr; i++) {
+			node = &b->nodes[i];
+			if (node->linked && fprobe_site_in(node->ip, mod, init_only)) {
+				count[node->kind]++;
+				fprobe_node_unlink(map, node);
+			}
+		}
+	}
+	if (!count[FPROBE_KIND_ENTRY] && !count[FPROBE_KIND_GRAPH])
+		return;
+	fprobe_lists_alloc(lists, count);
+	list_for_each_entry(b, &fprobe_bindings, list)
+		fprobe_collect_released(b, lists);
+	fprobe_release_sites(lists);
+}
+
+static int fprobe_module_notify(struct notifier_block *nb, unsigned long state,
+				void *data)
+{
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
+		return NOTIFY_DONE;
+
+	guard(mutex)(&fprobe_mutex);
+	fprobe_drop_module_sites(data, state == MODULE_STATE_LIVE);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fprobe_module_nb = {
+	.notifier_call	= fprobe_module_notify,
+};
+
+static int __init fprobe_init(void)
+{
+	return register_module_notifier(&fprobe_module_nb);
+}
+core_initcall(fprobe_init);
+#endif /* CONFIG_MODULES */
