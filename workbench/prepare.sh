@@ -25,9 +25,12 @@ unpack_base() {
 }
 
 # Print the paths our overlay provides, one a line, relative to TOP.
+# WB_OVERLAY_EXCLUDE (an extended regex) leaves matching paths out: for a
+# build while someone still writes files that are not ready.
 overlay_files() {
 	(cd "$TOP" && git ls-files -co --exclude-standard) |
-		grep -Ev "$NOT_OVERLAY" | sort -u || true
+		grep -Ev "$NOT_OVERLAY" |
+		grep -Ev "${WB_OVERLAY_EXCLUDE:-^$}" | sort -u || true
 }
 
 # Paths touched by the patches in patches/series.

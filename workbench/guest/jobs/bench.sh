@@ -7,7 +7,7 @@
 # repeat run after run; without it they are wall-clock under TCG.
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
-# "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter or
+# "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe or
 # uprobe (for quick experiments: qemu.py KIND bench uprobe --icount).
 ONLY=${1:-}
 want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
@@ -59,6 +59,50 @@ want filter && timed filter-set-one set_filter schedule
 want filter && timed filter-reset set_filter ''
 want filter && timed function-tracer-on-all sh -c "echo function > $T/current_tracer"
 want filter && timed function-tracer-off sh -c "echo nop > $T/current_tracer"
+
+# Registering and unregistering one ops on every function, timed inside the
+# kernel by a module (no tracer set-up, no shell in the figure).
+reg_all() {
+	insmod /wb/modules/wb_ftrace_reg.ko rounds=1 2>/dev/null
+	line=$(dmesg | grep 'wb_ftrace_reg: register' | tail -n 1)
+	set -- $line
+	while [ $# -gt 0 ] && [ "$1" != register ]; do shift; done
+	if [ $# -lt 4 ]; then
+		echo "BENCH-ERROR ops-register-all: no figure from wb_ftrace_reg"
+		return
+	fi
+	echo "BENCH ops-register-all $(($2 / 1000)) us"
+	echo "BENCH ops-unregister-all $(($4 / 1000)) us"
+}
+want filter && reg_all
+
+# fprobe (and, for comparison, kretprobe) on one module function: the cost
+# of a hit over an unprobed call, in ns; and an fprobe on every function:
+# the hit cost on the same function and the time to attach and detach.
+fprobe_row() { # name module-args...
+	name=$1
+	shift
+	insmod /wb/modules/wb_fprobe_bench.ko "$@" 2>/dev/null
+	line=$(dmesg | grep 'wb_fprobe_bench: ' | tail -n 1)
+	set -- $line
+	while [ $# -gt 0 ] && [ "$1" != hit ]; do shift; done
+	if [ $# -lt 6 ]; then
+		echo "BENCH-ERROR fprobe-$name: no figure from wb_fprobe_bench"
+		return
+	fi
+	echo "BENCH $name-hit $(awk -v ps="$2" 'BEGIN { printf "%.2f", ps / 1000 }') ns"
+	case $name in
+	*-all)
+		echo "BENCH $name-register $(($4 / 1000)) us"
+		echo "BENCH $name-unregister $(($6 / 1000)) us"
+		;;
+	esac
+}
+want fprobe && fprobe_row fprobe-entry-one mode=entry
+want fprobe && fprobe_row fprobe-exit-one mode=exit
+want fprobe && fprobe_row kretprobe-one mode=kretprobe
+want fprobe && fprobe_row fprobe-entry-all mode=entry all=1 calls=20000
+want fprobe && fprobe_row fprobe-exit-all mode=exit all=1 calls=20000
 
 # The cost of one uprobe event hit with 0, 4 and 16 fetch arguments:
 # "wb-demo loop N" calls wb_demo_loop(i, 2 * i, &wb_demo_rec_a) N times; the

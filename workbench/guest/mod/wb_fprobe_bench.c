@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wb_fprobe_bench: the cost of an fprobe (or a kretprobe) hit, and the time
+ * to attach an fprobe to every traceable function, measured inside the
+ * kernel.  Built against both kernels of the workbench: 6.12's fprobe hands
+ * its handlers pt_regs, ours ftrace_regs (our <linux/fprobe.h> defines
+ * FPROBE_ENTRY_DATA_MAX); the handlers below only count, so either works.
+ *
+ * Module parameters:
+ *   mode   "entry" (entry handler only), "exit" (entry and exit handlers),
+ *          "kretprobe" (a kretprobe with entry and return handlers)
+ *   all    1: the fprobe is on every function ("*"), not just the target
+ *   calls  calls of the target per timing
+ * At load it times @calls calls of wb_fpb_target() without and with the
+ * probe and prints
+ *   wb_fprobe_bench: <mode> all=<0|1> hit <ps per call> register <ns> unregister <ns> hits <n>
+ * then refuses to stay loaded (-EAGAIN).
+ */
+#include <linux/fprobe.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+static char mode[16] = "entry";
+module_param_string(mode, mode, sizeof(mode), 0444);
+static int all;
+module_param(all, int, 0444);
+static int calls = 100000;
+module_param(calls, int, 0444);
+
+static unsigned long wb_fpb_hits;
+
+/* The probed function: in this module, so it has an fentry call site. */
+noinline unsigned long wb_fpb_target(unsigned long x)
+{
+	asm volatile("");
+	return x * 3 + 1;
+}
+
+#ifdef FPROBE_ENTRY_DATA_MAX
+#define WB_FPB_REGS struct ftrace_regs
+#else
+#define WB_FPB_REGS struct pt_regs
+#endif
+
+static int wb_fpb_entry(struct fprobe *fp, unsigned long ip,
+			unsigned long ret_ip, WB_FPB_REGS *regs, void *data)
+{
+	wb_fpb_hits++;
+	return 0;
+}
+
+static void wb_fpb_exit(struct fprobe *fp, unsigned long ip,
+			unsigned long ret_ip, WB_FPB_REGS *regs, void *data)
+{
+}
+
+static struct fprobe wb_fpb;
+
+static int wb_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	wb_fpb_hits++;
+	return 0;
+}
+
+static int wb_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static struct kretprobe wb_krp = {
+	.entry_handler	= wb_krp_entry,
+	.handler	= wb_krp_ret,
+	.maxactive	= 64,
+};
+
+/* Picoseconds per call of the target, over @calls calls. */
+static u64 wb_fpb_time_calls(void)
+{
+	unsigned long acc = 0;
+	u64 t0, t1;
+	int i;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < calls; i++)
+		acc += wb_fpb_target(i);
+	t1 = ktime_get_ns();
+	OPTIMIZER_HIDE_VAR(acc);
+	return div_u64((t1 - t0) * 1000, calls);
+}
+
+static int wb_fpb_attach(bool krp)
+{
+	if (krp) {
+		wb_krp.kp.addr = (kprobe_opcode_t *)wb_fpb_target;
+		return register_kretprobe(&wb_krp);
+	}
+	wb_fpb.entry_handler = wb_fpb_entry;
+	if (!strcmp(mode, "exit"))
+		wb_fpb.exit_handler = wb_fpb_exit;
+	if (all)
+		return register_fprobe(&wb_fpb, "*", NULL);
+	return register_fprobe(&wb_fpb, "wb_fpb_target", NULL);
+}
+
+static void wb_fpb_detach(bool krp)
+{
+	if (krp)
+		unregister_kretprobe(&wb_krp);
+	else
+		unregister_fprobe(&wb_fpb);
+}
+
+static int __init wb_fprobe_bench_init(void)
+{
+	bool krp = !strcmp(mode, "kretprobe");
+	u64 base, hit, t0, t1, t2;
+	int err;
+
+	if (calls <= 0 || (krp && all))
+		return -EINVAL;
+	wb_fpb_time_calls();		/* warm up */
+	base = wb_fpb_time_calls();
+
+	t0 = ktime_get_ns();
+	err = wb_fpb_attach(krp);
+	t1 = ktime_get_ns();
+	if (err) {
+		pr_err("wb_fprobe_bench: %s all=%d: register failed: %d\n",
+		       mode, all, err);
+		return err;
+	}
+	wb_fpb_hits = 0;
+	hit = wb_fpb_time_calls();
+	t2 = ktime_get_ns();
+	wb_fpb_detach(krp);
+	pr_info("wb_fprobe_bench: %s all=%d hit %llu register %llu unregister %llu hits %lu\n",
+		mode, all, hit > base ? hit - base : 0, t1 - t0,
+		ktime_get_ns() - t2, wb_fpb_hits);
+	return -EAGAIN;
+}
+module_init(wb_fprobe_bench_init);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("fprobe and kretprobe hit and attach costs");
