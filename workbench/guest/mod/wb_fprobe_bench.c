@@ -14,7 +14,8 @@
  * At load it times @calls calls of wb_fpb_target() without and with the
  * probe and prints
  *   wb_fprobe_bench: <mode> all=<0|1> hit <ps per call> register <ns> unregister <ns> hits <n>
- * then refuses to stay loaded (-EAGAIN).
+ * then refuses to stay loaded (-EAGAIN).  The handlers and the timing loop
+ * are notrace: with the probe on every function they would be probed too.
  */
 #include <linux/fprobe.h>
 #include <linux/kprobes.h>
@@ -46,27 +47,27 @@ noinline unsigned long wb_fpb_target(unsigned long x)
 #define WB_FPB_REGS struct pt_regs
 #endif
 
-static int wb_fpb_entry(struct fprobe *fp, unsigned long ip,
+static notrace int wb_fpb_entry(struct fprobe *fp, unsigned long ip,
 			unsigned long ret_ip, WB_FPB_REGS *regs, void *data)
 {
 	wb_fpb_hits++;
 	return 0;
 }
 
-static void wb_fpb_exit(struct fprobe *fp, unsigned long ip,
+static notrace void wb_fpb_exit(struct fprobe *fp, unsigned long ip,
 			unsigned long ret_ip, WB_FPB_REGS *regs, void *data)
 {
 }
 
 static struct fprobe wb_fpb;
 
-static int wb_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static notrace int wb_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	wb_fpb_hits++;
 	return 0;
 }
 
-static int wb_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static notrace int wb_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return 0;
 }
@@ -78,7 +79,7 @@ static struct kretprobe wb_krp = {
 };
 
 /* Picoseconds per call of the target, over @calls calls. */
-static u64 wb_fpb_time_calls(void)
+static notrace u64 wb_fpb_time_calls(void)
 {
 	unsigned long acc = 0;
 	u64 t0, t1;
