@@ -221,6 +221,7 @@ static inline unsigned long *fg_stack_of(struct task_struct *t)
 struct fg_slot {
 	struct fgraph_ops	*gops;	/* kept until nothing can call it */
 	unsigned long		key;	/* 0: no user */
+	bool			timed;	/* counted in fg_nr_timed */
 };
 
 /* The compact table the entry path walks. */
@@ -240,6 +241,25 @@ static bool fg_killed __read_mostly;
 
 /* Sleep time counts in a function's duration (funcgraph-sleep-time). */
 static bool fg_sleep_time __read_mostly = true;
+
+/*
+ * Registered users that read times (all but register_ftrace_graph_untimed()
+ * ones).  While it is 0 no clock is read: frames get calltime 0, and a
+ * frame with calltime 0 gets rettime 0 and no sleep-time shift.  It is
+ * raised before the user enters the live table and lowered once no call
+ * can see the user, so a frame carrying a timed user's record is timed.
+ */
+static unsigned int fg_nr_timed __read_mostly;
+
+/*
+ * The only user, registered while no other one was: graph_ops then reaches
+ * exactly the sites its filter selects, so the entry path need not test
+ * that filter again.  Cleared as soon as a second user registers (before
+ * its sites are patched in) and stays clear until the last user left:
+ * ftrace_shutdown() of graph_ops then waits for every stale caller, where
+ * taking out one of several subops does not.
+ */
+static bool fg_one_filter __read_mostly;
 
 /* The user of a record, or NULL if that registration is gone. */
 static struct fgraph_ops *fg_rec_user(unsigned long rec)
@@ -467,7 +487,8 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 	hdr->ret = ret;
 	hdr->func = func;
 	hdr->retp = retp;
-	hdr->calltime = trace_clock_local();
+	/* After the load of nr: a timed user seen there was counted first. */
+	hdr->calltime = READ_ONCE(fg_nr_timed) ? trace_clock_local() : 0;
 #ifdef CONFIG_FUNCTION_PROFILER
 	hdr->subtime = 0;
 #endif
@@ -479,13 +500,20 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 	/* Publish: the frame is complete and walkers may see it. */
 	WRITE_ONCE(t->curr_ret_stack, fg_state(base + FGRAPH_FRAME_MIN, base));
 
-	for (i = 0; i < nr; i++) {
-		struct fgraph_ops *gops = READ_ONCE(users->gops[i]);
+	/* Pairs with the site update that follows clearing fg_one_filter. */
+	smp_rmb();
+	if (READ_ONCE(fg_one_filter) && nr == 1)
+		wanted = fg_run_entry(t, ws, READ_ONCE(users->gops[0]),
+				      users->key[0], &trace, fregs);
+	else
+		for (i = 0; i < nr; i++) {
+			struct fgraph_ops *gops = READ_ONCE(users->gops[i]);
 
-		if (ftrace_ops_test(&gops->ops, func, NULL))
-			wanted |= fg_run_entry(t, ws, gops, users->key[i],
-					       &trace, fregs);
-	}
+			if (ftrace_ops_test(&gops->ops, func, NULL))
+				wanted |= fg_run_entry(t, ws, gops,
+						       users->key[i], &trace,
+						       fregs);
+		}
 	if (likely(wanted))
 		return 0;
 
@@ -573,7 +601,8 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
 	trace.retval = ftrace_regs_get_return_value(fregs);
 #endif
-	trace.rettime = trace_clock_local();
+	/* Untimed frames (no timed user at entry) stay untimed. */
+	trace.rettime = trace.calltime ? trace_clock_local() : 0;
 	/* Return callbacks (fprobe exits) read the real return address here. */
 	ftrace_regs_set_instruction_pointer(fregs, ret);
 
@@ -855,8 +884,12 @@ static void fg_sched_switch(void *ignore, bool preempt,
 	if (!ws)
 		return;
 	for (state = READ_ONCE(next->curr_ret_stack);
-	     (base = fg_frame_base(ws, state)); state = fg_below(ws, base))
-		fg_hdr(ws, base)->calltime += away;
+	     (base = fg_frame_base(ws, state)); state = fg_below(ws, base)) {
+		struct ftrace_ret_stack *hdr = fg_hdr(ws, base);
+
+		if (hdr->calltime)
+			hdr->calltime += away;
+	}
 }
 
 /**
@@ -1154,23 +1187,8 @@ static void fg_stop(void)
 	unregister_trace_sched_switch(fg_sched_switch, NULL);
 }
 
-/**
- * register_ftrace_graph - start calling a graph user's callbacks
- * @gops: the user: entryfunc and retfunc set; ops may carry filters
- *
- * From now on (callbacks may begin before this returns), every call of a
- * function selected by @gops->ops' filter and notrace hashes (every
- * function if the filter is empty) calls @gops->entryfunc, and, if that
- * returns non-zero, @gops->retfunc when the call returns.  Sets
- * @gops->idx, the user's slot.
- *
- * Context: process context; takes ftrace_lock; may sleep.
- * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if
- * FGRAPH_ARRAY_SIZE users are registered; -ENOMEM; or an error of the
- * hotplug state, the sched_switch probe or the core's update (-ENODEV once
- * ftrace is dead).  On error nothing changed.
- */
-int register_ftrace_graph(struct fgraph_ops *gops)
+/* Register @gops; @timed: it reads calltime/rettime (see fg_nr_timed). */
+static int fg_register(struct fgraph_ops *gops, bool timed)
 {
 	unsigned long key;
 	bool first;
@@ -1190,6 +1208,9 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 	/* Counted first, so that tasks forked from now on get a stack. */
 	first = !ftrace_graph_active;
 	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active + 1);
+	/* Cleared before a second user's sites can reach the entry path. */
+	WRITE_ONCE(fg_one_filter,
+		   first && !(gops->ops.flags & FTRACE_OPS_FL_SAVE_REGS));
 	if (first) {
 		ret = fg_start();
 		if (ret)
@@ -1202,6 +1223,9 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 	gops->entryfunc = fg_entry_for(gops);
 	key = fg_new_key(idx);
 	fg_slots[idx].gops = gops;
+	fg_slots[idx].timed = timed;
+	if (timed)
+		WRITE_ONCE(fg_nr_timed, fg_nr_timed + 1);
 	WRITE_ONCE(fg_slots[idx].key, key);
 
 	ret = ftrace_startup_subops(&graph_ops, &gops->ops,
@@ -1216,6 +1240,8 @@ out_slot:
 	/* Not in the table yet: no call can have seen the user. */
 	WRITE_ONCE(fg_slots[idx].key, 0);
 	fg_slots[idx].gops = NULL;
+	if (timed)
+		WRITE_ONCE(fg_nr_timed, fg_nr_timed - 1);
 	gops->entryfunc = gops->saved_func;
 	gops->saved_func = NULL;
 	if (first)
@@ -1223,6 +1249,43 @@ out_slot:
 out_count:
 	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active - 1);
 	return ret;
+}
+
+/**
+ * register_ftrace_graph - start calling a graph user's callbacks
+ * @gops: the user: entryfunc and retfunc set; ops may carry filters
+ *
+ * From now on (callbacks may begin before this returns), every call of a
+ * function selected by @gops->ops' filter and notrace hashes (every
+ * function if the filter is empty) calls @gops->entryfunc, and, if that
+ * returns non-zero, @gops->retfunc when the call returns.  Sets
+ * @gops->idx, the user's slot.  The callbacks get calltime and rettime.
+ *
+ * Context: process context; takes ftrace_lock; may sleep.
+ * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if
+ * FGRAPH_ARRAY_SIZE users are registered; -ENOMEM; or an error of the
+ * hotplug state, the sched_switch probe or the core's update (-ENODEV once
+ * ftrace is dead).  On error nothing changed.
+ */
+int register_ftrace_graph(struct fgraph_ops *gops)
+{
+	return fg_register(gops, true);
+}
+
+/**
+ * register_ftrace_graph_untimed - register a graph user that reads no time
+ * @gops: as for register_ftrace_graph()
+ *
+ * As register_ftrace_graph(), but the user does not need calltime and
+ * rettime: while only such users are registered no clock is read, and the
+ * calls they hook get 0 in both.
+ *
+ * Context: process context; takes ftrace_lock; may sleep.
+ * Return: as register_ftrace_graph().
+ */
+int register_ftrace_graph_untimed(struct fgraph_ops *gops)
+{
+	return fg_register(gops, false);
 }
 
 /**
@@ -1254,6 +1317,9 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 			       last ? FTRACE_STOP_FUNC_RET : 0);
 	fg_wait_callbacks();
 
+	/* No call sees the user any more: no new frame needs its times. */
+	if (fg_slots[idx].timed)
+		WRITE_ONCE(fg_nr_timed, fg_nr_timed - 1);
 	fg_slots[idx].gops = NULL;
 	gops->entryfunc = gops->saved_func;
 	gops->saved_func = NULL;

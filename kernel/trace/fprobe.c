@@ -307,13 +307,20 @@ out:
 
 NOKPROBE_SYMBOL(fprobe_ftrace_entry);
 
-/* Words the enabled graph probes of @ip need on the shadow stack. */
-static __always_inline unsigned int fprobe_graph_words(unsigned long ip)
+/*
+ * Words the enabled graph probes of @ip need on the shadow stack.  Gives
+ * the site's first node and the map's link in @first and @link, for the
+ * walk that follows (one map lookup per entry).
+ */
+static __always_inline unsigned int
+fprobe_graph_words(unsigned long ip, struct fprobe_node **first,
+		   unsigned int *link)
 {
 	struct fprobe_node *node;
-	unsigned int link, words = 0;
+	unsigned int words = 0;
 
-	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+	*first = fprobe_first(ip, link);
+	for (node = *first; node; node = fprobe_next(node, *link)) {
 		if (node->kind == FPROBE_KIND_GRAPH && !fprobe_disabled(node->fp))
 			words += 1 + (node->hdr & FPROBE_HDR_WORDS);
 	}
@@ -330,22 +337,21 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 {
 	unsigned int link, bit, flags, words, room = 0, used = 0;
 	unsigned long ip = trace->func, ret_ip, *data = NULL;
-	struct fprobe_node *node;
+	struct fprobe_node *node, *first;
 	struct fprobe *fp;
 	int want_exit = 0;
 
 	if (WARN_ON_ONCE(!fregs) || unlikely(!rcu_is_watching()))
 		return 0;
 
-	/* fgraph holds the recursion lock, so this is only a formality. */
-	preempt_disable_notrace();
+	/* fgraph calls entries with preemption disabled (its recursion lock). */
 	bit = fprobe_busy_enter();
 	if (unlikely(!bit)) {
 		fprobe_count_nested(ip, FPROBE_KIND_GRAPH);
-		goto out;
+		return 0;
 	}
 
-	words = fprobe_graph_words(ip);
+	words = fprobe_graph_words(ip, &first, &link);
 	if (words) {
 		room = min_t(unsigned int, words, FPROBE_CALL_WORDS);
 		data = fgraph_reserve_data(gops->idx, room * sizeof(long));
@@ -355,7 +361,7 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 	/* The return address is still in its slot while entry callbacks run. */
 	ret_ip = *(unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 
-	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
+	for (node = first; node; node = fprobe_next(node, link)) {
 		unsigned long *slot;
 		int ret = 0;
 
@@ -391,8 +397,6 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 		data[used] = 0;
 
 	fprobe_busy_exit(bit);
-out:
-	preempt_enable_notrace();
 	return want_exit;
 }
 
@@ -461,13 +465,12 @@ static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 	if (!data || WARN_ON_ONCE(!fregs) || unlikely(!rcu_is_watching()))
 		return;
 
-	preempt_disable_notrace();
+	/* fgraph calls returns with preemption disabled. */
 	bit = fprobe_busy_enter();
 	fprobe_run_record(trace->func, ftrace_regs_get_instruction_pointer(fregs),
 			  fregs, data, size / sizeof(long), !bit);
 	if (bit)
 		fprobe_busy_exit(bit);
-	preempt_enable_notrace();
 }
 
 NOKPROBE_SYMBOL(fprobe_graph_return);
@@ -491,8 +494,9 @@ static struct ftrace_ops *fprobe_hook_ops(u8 kind)
 
 static int fprobe_hook_start(u8 kind)
 {
+	/* Our callbacks read no calltime/rettime: spare fgraph the clock. */
 	if (kind == FPROBE_KIND_GRAPH)
-		return register_ftrace_graph(&fprobe_graph_ops);
+		return register_ftrace_graph_untimed(&fprobe_graph_ops);
 	return register_ftrace_function(&fprobe_ftrace_ops);
 }
 
@@ -506,8 +510,27 @@ static int fprobe_hook_stop(u8 kind)
 	return unregister_ftrace_function(&fprobe_ftrace_ops);
 }
 
-/* Make the hook of @kind call the @nr sites @ips too. All or nothing. */
-static int fprobe_hook_add(u8 kind, unsigned long *ips, unsigned int nr)
+/* Install @hash as the filter of @ops, in one update.  Consumes @hash. */
+static int fprobe_filter_install(struct ftrace_ops *ops,
+				 struct ftrace_hash *hash)
+{
+	int ret;
+
+	ftrace_ops_init(ops);
+	mutex_lock(&ops->func_hash->regex_lock);
+	ret = ftrace_hash_install(ops, &ops->func_hash->filter_hash, hash);
+	mutex_unlock(&ops->func_hash->regex_lock);
+	return ret;
+}
+
+/*
+ * Make the hook of @kind call the @nr sites @ips too. All or nothing.
+ * @hash, if not NULL, points to a hash of exactly the sites @ips: a hook
+ * starting takes it as its filter as it is, instead of adding the sites
+ * one by one, and *@hash becomes NULL.
+ */
+static int fprobe_hook_add(u8 kind, unsigned long *ips, unsigned int nr,
+			   struct ftrace_hash **hash)
 {
 	struct ftrace_ops *ops = fprobe_hook_ops(kind);
 	int ret;
@@ -519,7 +542,12 @@ static int fprobe_hook_add(u8 kind, unsigned long *ips, unsigned int nr)
 	if (fprobe_hook_on[kind])
 		return ftrace_set_filter_ips(ops, ips, nr, 0, 0);
 
-	ret = ftrace_set_filter_ips(ops, ips, nr, 0, 1);
+	if (hash && *hash) {
+		ret = fprobe_filter_install(ops, *hash);
+		*hash = NULL;
+	} else {
+		ret = ftrace_set_filter_ips(ops, ips, nr, 0, 1);
+	}
 	if (!ret)
 		ret = fprobe_hook_start(kind);
 	if (ret) {
@@ -808,10 +836,11 @@ static struct fprobe_binding *fprobe_find_binding(struct fprobe *fp)
 /*
  * Attach @fp to the @nr distinct call sites @ips.  Everything that can
  * fail happens before the first node is linked, so on error nothing of
- * @fp is visible and no handler of it has run.
+ * @fp is visible and no handler of it has run.  @hash, if not NULL, points
+ * to a hash of exactly @ips that the hook may take (fprobe_hook_add()).
  */
 static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
-			 unsigned int nr)
+			 unsigned int nr, struct ftrace_hash **hash)
 {
 	u8 kind = fp->exit_handler ? FPROBE_KIND_GRAPH : FPROBE_KIND_ENTRY;
 	unsigned long words = 0, *fresh;
@@ -842,10 +871,12 @@ static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
 		goto unlock;
 	map = fprobe_map_locked();
 
+	/* With no node of @kind linked, every site is fresh. */
 	for (i = 0; i < nr; i++)
-		if (!fprobe_site_has_kind(map, ips[i], kind))
+		if (!fprobe_kind_linked[kind] ||
+		    !fprobe_site_has_kind(map, ips[i], kind))
 			fresh[nfresh++] = ips[i];
-	ret = fprobe_hook_add(kind, fresh, nfresh);
+	ret = fprobe_hook_add(kind, fresh, nfresh, nfresh == nr ? hash : NULL);
 	if (ret)
 		goto unlock;
 
@@ -908,7 +939,7 @@ static int fprobe_register_sites(struct fprobe *fp, unsigned long *ips,
 	nr = fprobe_sort_unique(ips, nr);
 	if (!nr)
 		return -ENOENT;
-	return fprobe_attach(fp, ips, nr);
+	return fprobe_attach(fp, ips, nr, NULL);
 }
 
 static int fprobe_check(struct fprobe *fp)
@@ -977,9 +1008,10 @@ int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* Hash entries are distinct call sites: no sorting needed. */
 	for_each_hash_entry(hash, i, entry)
 		ips[nr++] = entry->ip;
-	ret = fprobe_register_sites(fp, ips, nr);
+	ret = fprobe_attach(fp, ips, nr, &hash);
 	kvfree(ips);
 out:
 	ftrace_hash_free(hash);

@@ -360,6 +360,11 @@ void ftrace_trampoline_free(struct ftrace_ops *ops);
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 extern int ftrace_graph_active;
 void fgraph_update_pid_func(void);
+/*
+ * register_ftrace_graph() for a user that never reads calltime/rettime
+ * (fprobe): while only such users are registered fgraph reads no clock.
+ */
+int register_ftrace_graph_untimed(struct fgraph_ops *gops);
 #else
 # define ftrace_graph_active 0
 static inline void fgraph_update_pid_func(void) {}

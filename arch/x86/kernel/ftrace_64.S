@@ -27,9 +27,11 @@
  *	call site + MCOUNT_INSN_SIZE		our return address
  *	parent_ip				the traced function's return address
  *
- * pt_regs is pushed in its own order, ss first, and popped back the same
- * way.  ftrace_caller skips the slots an ftrace_regs is never asked for
- * (ss, flags, bx, r10-r15 hold stale stack contents).
+ * ftrace_regs_caller pushes pt_regs in its own order, ss first, and pops
+ * it back the same way.  ftrace_caller, the hot one, makes room once and
+ * stores only what an ftrace_regs may be asked for (arguments, ax, bp, ip,
+ * sp, and cs = 0); the other slots, orig_ax included, hold stale stack
+ * contents.
  *
  * Invariants:
  *  - regs->ip is the call site + MCOUNT_INSN_SIZE on entry; the traced
@@ -37,9 +39,10 @@
  *    (IPMODIFY ops, error injection).
  *  - regs->sp is the traced function's stack pointer at its entry, i.e.
  *    the address of parent_ip: ftrace_graph_func() hooks that slot.
- *  - regs->orig_ax is 0 on entry.  When ftrace_regs_caller finds it non-zero
- *    afterwards, it enters that address instead of returning, with the
- *    stack as the call site's own call would have left it (direct calls).
+ *  - In ftrace_regs_caller, regs->orig_ax is 0 on entry; when it is
+ *    non-zero afterwards, the caller enters that address instead of
+ *    returning, with the stack as the call site's own call would have left
+ *    it (direct calls, which always use ftrace_regs_caller).
  *  - ax, cx, dx, si, di, r8, r9 and bp (and in ftrace_regs_caller every
  *    register and the flags) are popped from the frame before the traced
  *    function resumes, so a callback may change them through fregs.
@@ -130,25 +133,17 @@ SYM_FUNC_END(ftrace_stub_graph)
 .endm
 
 /*
- * Push a struct pt_regs, from ss down to r15.  @full (ftrace_regs_caller,
- * which pushed the flags word just above): every register, the flags and
- * the kernel segments.  Otherwise only what an ftrace_regs may be asked
- * for (arguments, ax, bp, ip, sp); the other slots are left as they are,
- * and cs is 0 so that arch_ftrace_get_regs() says "arguments only".
- * regs->sp is filled in by fh_frame_build.
+ * ftrace_regs_caller's frame (it pushed the flags word just above): a
+ * struct pt_regs pushed from ss down to r15, every register, the flags and
+ * the kernel segments.  regs->sp is filled in by fh_frame_build.
  */
-.macro fh_push_regs full
-	.if \full
+.macro fh_push_full_regs
 	pushq	$__KERNEL_DS
 	subq	$8, %rsp
 	pushq	FH_LINKS + 16(%rsp)
 	pushq	$__KERNEL_CS
-	.else
-	subq	$24, %rsp
-	pushq	$0
-	.endif
 	/* ip: our return address, the call site + MCOUNT_INSN_SIZE */
-	pushq	FH_LINKS + 8 * \full + 32(%rsp)
+	pushq	FH_LINKS + 40(%rsp)
 	/* orig_ax: no direct call unless a callback asks for one */
 	pushq	$0
 	pushq	%rdi
@@ -158,42 +153,26 @@ SYM_FUNC_END(ftrace_stub_graph)
 	pushq	%rax
 	pushq	%r8
 	pushq	%r9
-	.if \full
 	pushq	%r10
 	pushq	%r11
 	pushq	%rbx
-	.else
-	subq	$24, %rsp
-	.endif
 	pushq	%rbp
-	.if \full
 	pushq	%r12
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
-	.else
-	subq	$32, %rsp
-	.endif
 .endm
 
-/* The reverse of fh_push_regs, up to and including di. */
-.macro fh_pop_regs full
-	.if \full
+/* The reverse of fh_push_full_regs, up to and including di. */
+.macro fh_pop_full_regs
 	popq	%r15
 	popq	%r14
 	popq	%r13
 	popq	%r12
-	.else
-	addq	$32, %rsp
-	.endif
 	popq	%rbp
-	.if \full
 	popq	%rbx
 	popq	%r11
 	popq	%r10
-	.else
-	addq	$24, %rsp
-	.endif
 	popq	%r9
 	popq	%r8
 	popq	%rax
@@ -215,17 +194,33 @@ SYM_FUNC_END(ftrace_stub_graph)
 	.if \full
 	/* Before anything that changes them. */
 	pushfq
-	.endif
 #ifdef CONFIG_FRAME_POINTER
 	subq	$FH_LINKS, %rsp
 #endif
-	fh_push_regs \full
+	fh_push_full_regs
+	movq	RIP(%rsp), %rdi
+	.else
+	/* Room once, then only the slots an ftrace_regs is asked for. */
+	subq	$FH_AREA, %rsp
+	movq	%rdi, RDI(%rsp)
+	movq	%rsi, RSI(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rcx, RCX(%rsp)
+	movq	%rax, RAX(%rsp)
+	movq	%r8, R8(%rsp)
+	movq	%r9, R9(%rsp)
+	movq	%rbp, RBP(%rsp)
+	/* cs 0: arch_ftrace_get_regs() says "arguments only" */
+	movq	$0, CS(%rsp)
+	/* ip: our return address, the call site + MCOUNT_INSN_SIZE */
+	movq	FH_AREA(%rsp), %rdi
+	movq	%rdi, RIP(%rsp)
+	.endif
 
 	/* sp: the traced function's at entry, where parent_ip is */
 	leaq	FH_AREA + 8 * \full + 8(%rsp), %rsi
 	movq	%rsi, RSP(%rsp)
 	movq	(%rsi), %rsi
-	movq	RIP(%rsp), %rdi
 	subq	$MCOUNT_INSN_SIZE, %rdi
 
 	fh_link_frames
@@ -266,8 +261,15 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call	ftrace_stub
 	fh_frame_resume_at 0
-	fh_pop_regs 0
-	addq	$FH_REGS_TAIL + FH_LINKS, %rsp
+	movq	RBP(%rsp), %rbp
+	movq	R9(%rsp), %r9
+	movq	R8(%rsp), %r8
+	movq	RAX(%rsp), %rax
+	movq	RCX(%rsp), %rcx
+	movq	RDX(%rsp), %rdx
+	movq	RSI(%rsp), %rsi
+	movq	RDI(%rsp), %rdi
+	addq	$FH_AREA, %rsp
 	RET
 SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -291,7 +293,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	testq	%rax, %rax
 	jnz	.Lfh_enter_direct
 
-	fh_pop_regs 1
+	fh_pop_full_regs
 	addq	$FH_REGS_TAIL + FH_LINKS, %rsp
 	popfq
 	RET
@@ -305,7 +307,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	movq	FH_AREA(%rsp), %rcx
 	movq	%rcx, FH_AREA - 8(%rsp)
 	movq	%rax, FH_AREA(%rsp)
-	fh_pop_regs 1
+	fh_pop_full_regs
 	addq	$FH_REGS_TAIL + FH_LINKS - 8, %rsp
 	popfq
 	UNWIND_HINT_FUNC
