@@ -182,6 +182,30 @@ SYM_FUNC_END(ftrace_stub_graph)
 	popq	%rdi
 .endm
 
+/*
+ * ftrace_caller's registers: the six argument registers, ax and bp, each
+ * in its pt_regs slot.  @dir "to" stores them into the frame, "from"
+ * loads them back.
+ */
+.macro fh_arg_slot dir, reg, slot
+	.ifc \dir, to
+	movq	%\reg, \slot(%rsp)
+	.else
+	movq	\slot(%rsp), %\reg
+	.endif
+.endm
+
+.macro fh_arg_regs dir
+	fh_arg_slot \dir, rdi, RDI
+	fh_arg_slot \dir, rsi, RSI
+	fh_arg_slot \dir, rdx, RDX
+	fh_arg_slot \dir, rcx, RCX
+	fh_arg_slot \dir, rax, RAX
+	fh_arg_slot \dir, r8, R8
+	fh_arg_slot \dir, r9, R9
+	fh_arg_slot \dir, rbp, RBP
+.endm
+
 /* pt_regs slots above di: orig_ax, ip, cs, flags, sp, ss */
 #define FH_REGS_TAIL	(6 * 8)
 
@@ -202,14 +226,7 @@ SYM_FUNC_END(ftrace_stub_graph)
 	.else
 	/* Room once, then only the slots an ftrace_regs is asked for. */
 	subq	$FH_AREA, %rsp
-	movq	%rdi, RDI(%rsp)
-	movq	%rsi, RSI(%rsp)
-	movq	%rdx, RDX(%rsp)
-	movq	%rcx, RCX(%rsp)
-	movq	%rax, RAX(%rsp)
-	movq	%r8, R8(%rsp)
-	movq	%r9, R9(%rsp)
-	movq	%rbp, RBP(%rsp)
+	fh_arg_regs to
 	/* cs 0: arch_ftrace_get_regs() says "arguments only" */
 	movq	$0, CS(%rsp)
 	/* ip: our return address, the call site + MCOUNT_INSN_SIZE */
@@ -261,14 +278,7 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call	ftrace_stub
 	fh_frame_resume_at 0
-	movq	RBP(%rsp), %rbp
-	movq	R9(%rsp), %r9
-	movq	R8(%rsp), %r8
-	movq	RAX(%rsp), %rax
-	movq	RCX(%rsp), %rcx
-	movq	RDX(%rsp), %rdx
-	movq	RSI(%rsp), %rsi
-	movq	RDI(%rsp), %rdi
+	fh_arg_regs from
 	addq	$FH_AREA, %rsp
 	RET
 SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
