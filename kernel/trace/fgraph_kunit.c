@@ -347,6 +347,15 @@ static int fg_register(struct fg_user *u)
 	return ret;
 }
 
+static int fg_register_untimed(struct fg_user *u)
+{
+	int ret = register_ftrace_graph_untimed(&u->gops);
+
+	if (!ret)
+		u->registered = true;
+	return ret;
+}
+
 static void fg_unregister(struct fg_user *u)
 {
 	unregister_ftrace_graph(&u->gops);
@@ -483,6 +492,67 @@ static void two_users_on_one_function(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&u2->returns[FG_A]), FG_CALLS);
 	KUNIT_EXPECT_EQ(test, u1->entry_depth[FG_A], u2->entry_depth[FG_A]);
 	KUNIT_EXPECT_EQ(test, u1->return_depth[FG_A], u2->return_depth[FG_A]);
+}
+
+/*
+ * A user registered untimed gets no times while it is alone, and times
+ * again while a timed user is registered beside it; the timed one always
+ * gets them.
+ */
+static void untimed_user_reads_no_clock(struct kunit *test)
+{
+	struct fg_user *quiet = fg_user_new(test, BIT(FG_A));
+	struct fg_user *timed = fg_user_new(test, BIT(FG_A));
+
+	KUNIT_ASSERT_EQ(test, fg_register_untimed(quiet), 0);
+	fg_call_a(FG_ARG);
+	KUNIT_EXPECT_EQ(test, atomic_read(&quiet->returns[FG_A]), 1);
+	KUNIT_EXPECT_EQ(test, quiet->calltime, 0ULL);
+	KUNIT_EXPECT_EQ(test, quiet->rettime, 0ULL);
+
+	KUNIT_ASSERT_EQ(test, fg_register(timed), 0);
+	fg_call_a(FG_ARG);
+	KUNIT_EXPECT_EQ(test, atomic_read(&timed->returns[FG_A]), 1);
+	KUNIT_EXPECT_NE(test, timed->calltime, 0ULL);
+	KUNIT_EXPECT_LE(test, timed->calltime, timed->rettime);
+	fg_unregister(timed);
+
+	fg_call_a(FG_ARG);
+	fg_unregister(quiet);
+	KUNIT_EXPECT_EQ(test, atomic_read(&quiet->returns[FG_A]), 3);
+	KUNIT_EXPECT_EQ(test, quiet->calltime, 0ULL);
+	KUNIT_EXPECT_EQ(test, quiet->rettime, 0ULL);
+}
+
+/*
+ * A user alone is on exactly the sites of its filter, and its entry skips
+ * the filter test; once a second user with another filter came (and even
+ * after it left), each user still sees only its own functions.
+ */
+static void each_user_keeps_its_filter(struct kunit *test)
+{
+	struct fg_user *ua = fg_user_new(test, BIT(FG_A));
+	struct fg_user *ub = fg_user_new(test, BIT(FG_B));
+
+	KUNIT_ASSERT_EQ(test, fg_register(ua), 0);
+	fg_call_a(FG_ARG);
+	fg_call_b(FG_ARG);
+	KUNIT_ASSERT_EQ(test, fg_register(ub), 0);
+	fg_call_a(FG_ARG);
+	fg_call_b(FG_ARG);
+	fg_unregister(ub);
+	fg_call_a(FG_ARG);
+	fg_call_b(FG_ARG);
+	fg_unregister(ua);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->entries[FG_A]), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->returns[FG_A]), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->entries[FG_B]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ub->entries[FG_B]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ub->returns[FG_B]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ub->entries[FG_A]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->foreign), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ub->foreign), 0);
 }
 
 struct fg_store_param {
@@ -920,6 +990,8 @@ static struct kunit_case fgraph_cases[] = {
 	KUNIT_CASE(entry_and_return_once_per_call),
 	KUNIT_CASE(nested_call_is_one_deeper),
 	KUNIT_CASE(two_users_on_one_function),
+	KUNIT_CASE(untimed_user_reads_no_clock),
+	KUNIT_CASE(each_user_keeps_its_filter),
 	KUNIT_CASE_PARAM(data_round_trip_per_user, fg_store_gen_params),
 	KUNIT_CASE(data_limits_refused),
 	KUNIT_CASE(refused_entry_gets_no_return),
