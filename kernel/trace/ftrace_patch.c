@@ -708,6 +708,24 @@ static int site_action(unsigned long cur, unsigned long target)
 	return FTRACE_UPDATE_MODIFY_CALL;
 }
 
+/*
+ * The group and index of @rec, or NULL for a record that is never patched
+ * (disabled, or unknown, which would be a bug).  Resets ftrace_bug_type
+ * for the action that follows.
+ */
+static struct ftrace_site_group *site_patchable(struct dyn_ftrace *rec,
+						unsigned int *idx)
+{
+	struct ftrace_site_group *g;
+
+	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
+	if (ftrace_site_disabled(rec))
+		return NULL;
+	g = ftrace_site_group_of(rec, idx);
+	WARN_ON_ONCE(!g);
+	return g;
+}
+
 /**
  * ftrace_test_record - what patching a record would do
  * @rec: the record
@@ -722,11 +740,8 @@ int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
 	enum site_kind kind;
 	unsigned int i;
 
-	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
-	if (ftrace_site_disabled(rec))
-		return FTRACE_UPDATE_IGNORE;
-	g = ftrace_site_group_of(rec, &i);
-	if (WARN_ON_ONCE(!g))
+	g = site_patchable(rec, &i);
+	if (!g)
 		return FTRACE_UPDATE_IGNORE;
 	return site_action(g->cur_addr[i],
 			   site_target(rec->ip, g->set[i], enable, &kind));
@@ -751,11 +766,8 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 	unsigned int i;
 	int action;
 
-	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
-	if (ftrace_site_disabled(rec))
-		return FTRACE_UPDATE_IGNORE;
-	g = ftrace_site_group_of(rec, &i);
-	if (WARN_ON_ONCE(!g))
+	g = site_patchable(rec, &i);
+	if (!g)
 		return FTRACE_UPDATE_IGNORE;
 
 	addr = site_target(rec->ip, g->set[i], enable, &kind);
