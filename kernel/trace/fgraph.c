@@ -64,6 +64,18 @@
  * users (fg_live), not the slots: with one user, one filter test and one
  * callback per call.
  *
+ * Direct users (register_fgraph_direct()) have no filter and no entry
+ * callback: their own ftrace_ops callback decides at a call site whether
+ * to hook the return, pushes a frame of its own with fgraph_direct_push()
+ * (header, link, the user's data and record in one go) and then hooks the
+ * return or drops the frame with fgraph_direct_done().  Such a frame is
+ * popped like any other and calls the user's return callback through its
+ * record; its link word carries FG_LINK_DIRECT, and it does not count in
+ * curr_ret_depth, which stays the depth of the managed users' calls.  When
+ * a function is hooked twice (a managed frame and a direct one, or two
+ * direct ones), the upper frame saved return_to_handler as its return
+ * address; the return path then reports the address saved below it.
+ *
  * Locking and lifetime:
  *  - ftrace_lock serialises registration, unregistration, the slots, the
  *    user tables, the pid switch and the start/stop of the per-task state.
@@ -138,6 +150,9 @@
 #define FG_REC_KEY_MASK		(~(FG_REC_SIZE_MASK | FG_REC_OPEN))
 #define FG_GEN_LIMIT		(ULONG_MAX >> FG_REC_GEN_SHIFT)
 
+/* Link word flag: a direct user's frame (above any state's bits). */
+#define FG_LINK_DIRECT		BIT(31)
+
 /* How many stacks fg_attach_all() allocates before it hands them out. */
 #define FG_POOL_SIZE		32
 
@@ -190,15 +205,18 @@ static inline unsigned int fg_rec_words(unsigned long rec)
  * stack is empty, or the words are not a frame (a corrupt stack, or the
  * stack of another task changing under a walker).
  */
-static unsigned int fg_frame_base(unsigned long *ws, unsigned int state)
+static __always_inline unsigned int fg_frame_base(unsigned long *ws,
+						  unsigned int state)
 {
 	unsigned int base = fg_base(state);
 	unsigned int top = fg_top(state);
+	unsigned long link;
 
 	if (base < FGRAPH_FIRST_WORD || top > FGRAPH_STACK_WORDS ||
 	    top < base + FGRAPH_FRAME_MIN)
 		return 0;
-	if (fg_top(READ_ONCE(ws[fg_link_word(base)])) != base)
+	link = READ_ONCE(ws[fg_link_word(base)]) & ~FG_LINK_DIRECT;
+	if (fg_top(link) != base)
 		return 0;
 	return base;
 }
@@ -206,7 +224,13 @@ static unsigned int fg_frame_base(unsigned long *ws, unsigned int state)
 /* The state below the frame at @base: the next frame of a walk. */
 static inline unsigned int fg_below(unsigned long *ws, unsigned int base)
 {
-	return READ_ONCE(ws[fg_link_word(base)]);
+	return READ_ONCE(ws[fg_link_word(base)]) & ~FG_LINK_DIRECT;
+}
+
+/* A direct user's frame (fgraph_direct_push()). */
+static inline bool fg_is_direct(unsigned long *ws, unsigned int base)
+{
+	return ws[fg_link_word(base)] & FG_LINK_DIRECT;
 }
 
 /* A task's shadow stack, or NULL. */
@@ -222,6 +246,8 @@ struct fg_slot {
 	struct fgraph_ops	*gops;	/* kept until nothing can call it */
 	unsigned long		key;	/* 0: no user */
 	bool			timed;	/* counted in fg_nr_timed */
+	bool			direct;	/* register_fgraph_direct() */
+	fgraph_direct_ret_t	direct_ret; /* a direct user's return */
 };
 
 /* The compact table the entry path walks. */
@@ -252,14 +278,18 @@ static bool fg_sleep_time __read_mostly = true;
 static unsigned int fg_nr_timed __read_mostly;
 
 /*
- * The only user, registered while no other one was: graph_ops then reaches
- * exactly the sites its filter selects, so the entry path need not test
- * that filter again.  Cleared as soon as a second user registers (before
- * its sites are patched in) and stays clear until the last user left:
+ * The only managed user (direct users do not count), registered while no
+ * other one was: graph_ops then reaches exactly the sites its filter
+ * selects, so the entry path need not test that filter again.  Cleared as
+ * soon as a second one registers (before its sites are patched in) and
+ * stays clear until the last managed user left:
  * ftrace_shutdown() of graph_ops then waits for every stale caller, where
  * taking out one of several subops does not.
  */
 static bool fg_one_filter __read_mostly;
+
+/* Registered users that are not direct: they share graph_ops. */
+static unsigned int fg_nr_managed;
 
 /* The user of a record, or NULL if that registration is gone. */
 static struct fgraph_ops *fg_rec_user(unsigned long rec)
@@ -299,13 +329,17 @@ void *fgraph_reserve_data(int idx, int size_bytes)
 	    size_bytes > FGRAPH_MAX_DATA_SIZE)
 		return NULL;
 
+	/*
+	 * The open record of this user must be the last word.  Only an
+	 * entry callback of the user finds it: the key names this
+	 * registration and is open only between fg_run_entry()'s push
+	 * and its close.  The frame below it is the one being entered.
+	 */
 	state = READ_ONCE(t->curr_ret_stack);
-	base = fg_frame_base(ws, state);
+	base = fg_base(state);
 	top = fg_top(state);
-	if (!base || top <= fg_link_word(base) + 1)
+	if (base < FGRAPH_FIRST_WORD || top <= fg_link_word(base) + 1)
 		return NULL;
-
-	/* The open record of this user must be the last word. */
 	rec = ws[top - 1];
 	if (!(rec & FG_REC_OPEN) ||
 	    (rec & FG_REC_KEY_MASK) != READ_ONCE(fg_slots[idx].key))
@@ -340,8 +374,9 @@ void *fgraph_retrieve_data(int idx, int *size_bytes)
 
 	if (!ws || idx < 0 || idx >= FGRAPH_ARRAY_SIZE)
 		return NULL;
+	/* The return path checked the top frame before calling back. */
 	state = READ_ONCE(t->curr_ret_stack);
-	if (!fg_frame_base(ws, state))
+	if (fg_base(state) < FGRAPH_FIRST_WORD)
 		return NULL;
 
 	link = fg_link_word(fg_base(state));
@@ -523,7 +558,169 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 	return -EBUSY;
 }
 
+/* ---- direct users ------------------------------------------------------- */
+
+/**
+ * fgraph_direct_push - push a direct user's frame for a call being entered
+ * @gops: a user registered with register_fgraph_direct()
+ * @func: the call site of the function entered
+ * @retp: the slot holding its return address
+ * @words: words of data wanted, 1 to FGRAPH_MAX_DATA_WORDS
+ *
+ * Pushes, in one step, a frame whose only record is @gops' with @words of
+ * data.  The caller fills the data, then calls fgraph_direct_done() with
+ * the same @retp before anything else can push on this task's stack but
+ * interrupts (which leave it as they found it).  Until then the return is
+ * not hooked.  When the hooked call returns, the user's return callback
+ * gets the data back.
+ *
+ * Context: an ftrace_ops callback at @func's call site, preemption
+ * disabled, the caller guarding against its own recursion.
+ * Return: the data (@words longs, contents undefined), or NULL: the task
+ * has no shadow stack or no room (counted in trace_overrun), graph tracing
+ * is stopped or paused for the task, or @gops is not registered.
+ */
+unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
+				  unsigned long *retp, unsigned int words)
+{
+	struct task_struct *t = current;
+	unsigned int before, base, top;
+	struct ftrace_ret_stack *hdr;
+	unsigned long *ws, key;
+	struct fg_slot *slot;
+
+	/*
+	 * Not on a stack outside the kernel half: a CPU coming back from
+	 * suspend runs traced code before it has a proper stack (and current).
+	 */
+	if (unlikely((long)current_stack_pointer >= 0))
+		return NULL;
+	ws = fg_stack_of(t);
+	if (unlikely(!ws || READ_ONCE(fg_killed) ||
+		     atomic_read(&t->tracing_graph_pause)))
+		return NULL;
+	if (unlikely(words - 1 >= FGRAPH_MAX_DATA_WORDS))
+		return NULL;
+	/* The slot's key, 0 if @gops left: no frame then. */
+	slot = &fg_slots[gops->idx & FG_REC_SLOT_MASK];
+	key = READ_ONCE(slot->key);
+	if (unlikely(!key || READ_ONCE(slot->gops) != gops))
+		return NULL;
+
+	before = READ_ONCE(t->curr_ret_stack);
+	base = fg_top(before);
+	top = base + FGRAPH_FRAME_MIN + words + 1;
+	if (unlikely(top > FGRAPH_STACK_WORDS)) {
+		atomic_inc(&t->trace_overrun);
+		return NULL;
+	}
+
+	/* Claim, write, publish: as function_graph_enter_regs() does. */
+	WRITE_ONCE(t->curr_ret_stack, fg_state(top, fg_base(before)));
+	barrier();
+	hdr = fg_hdr(ws, base);
+	hdr->ret = *retp;
+	hdr->func = func;
+	hdr->retp = retp;
+	hdr->calltime = 0;
+#ifdef CONFIG_FUNCTION_PROFILER
+	hdr->subtime = 0;
+#endif
+#ifdef HAVE_FUNCTION_GRAPH_FP_TEST
+	hdr->fp = 0;
+#endif
+	ws[fg_link_word(base)] = before | FG_LINK_DIRECT;
+	ws[top - 1] = key | (unsigned long)words << FG_REC_SIZE_SHIFT;
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
+	return &ws[top - 1 - words];
+}
+
+/**
+ * fgraph_direct_done - hook the return of a direct push, or drop it
+ * @retp: the slot given to fgraph_direct_push()
+ * @hook: true to hook the return (the return callback will run), false
+ *	  to pop the frame again
+ *
+ * Context: right after a successful fgraph_direct_push(), same context.
+ */
+void fgraph_direct_done(unsigned long *retp, bool hook)
+{
+	struct task_struct *t = current;
+	unsigned int base;
+
+	if (hook) {
+		*retp = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+		return;
+	}
+	base = fg_base(READ_ONCE(t->curr_ret_stack));
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
+}
+
 /* ---- return ------------------------------------------------------------- */
+
+/*
+ * The return of a direct user's frame at @state: its one record names the
+ * user and the data below it.  No trace data, no depth.
+ */
+static __always_inline void fg_direct_return(unsigned long *ws,
+					     unsigned int state,
+					     struct ftrace_regs *fregs)
+{
+	unsigned int base = fg_base(state), top = fg_top(state);
+	unsigned long rec = ws[top - 1];
+	unsigned int words = fg_rec_words(rec);
+	struct fg_slot *slot = &fg_slots[rec & FG_REC_SLOT_MASK];
+	fgraph_direct_ret_t done;
+
+	if (unlikely(top < fg_link_word(base) + 2 + words))
+		return;
+	/* The key is read with preemption off: see fg_wait_callbacks(). */
+	preempt_disable_notrace();
+	if (likely(READ_ONCE(slot->key) == (rec & FG_REC_KEY_MASK))) {
+		done = READ_ONCE(slot->direct_ret);
+		done(fg_hdr(ws, base)->func, &ws[top - 1 - words], words, fregs);
+	}
+	preempt_enable_notrace();
+}
+
+/*
+ * Where the call of the frame at @base really returns to, for its return
+ * callbacks: @ret (what the frame saved), unless that is return_to_handler
+ * because the function was hooked again after a first hook (two users, or
+ * a tail call); then what the first hook saved, in a frame further down
+ * with the same slot.
+ */
+static noinline unsigned long fg_real_ret_below(unsigned long *ws,
+						unsigned int base,
+						unsigned long handler)
+{
+	unsigned long *retp = fg_hdr(ws, base)->retp;
+	unsigned int state;
+
+	state = fg_below(ws, base);
+	while ((base = fg_frame_base(ws, state))) {
+		struct ftrace_ret_stack *hdr = fg_hdr(ws, base);
+
+		if (hdr->retp == retp && hdr->ret != handler)
+			return hdr->ret;
+		state = fg_below(ws, base);
+	}
+	return handler;
+}
+
+static __always_inline unsigned long fg_real_ret(unsigned long *ws,
+						 unsigned int base,
+						 unsigned long ret)
+{
+	unsigned long handler;
+
+	handler = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+	if (likely(ret != handler))
+		return ret;
+	return fg_real_ret_below(ws, base, handler);
+}
 
 /*
  * The top frame is not a frame: nowhere is known to be safe to return to.
@@ -564,6 +761,33 @@ static void fg_run_returns(unsigned long *ws, unsigned int state,
 	preempt_enable_notrace();
 }
 
+/*
+ * The return of a managed frame: the users' return callbacks get the
+ * call's trace data; the depth drops.  Out of line, so that the direct
+ * frames' path does not pay for its stack frame.
+ */
+static noinline void fg_managed_return(struct task_struct *t,
+				       unsigned long *ws, unsigned int state,
+				       struct ftrace_regs *fregs)
+{
+	struct ftrace_ret_stack *hdr = fg_hdr(ws, fg_base(state));
+	struct ftrace_graph_ret trace;
+
+	trace.func = hdr->func;
+	trace.calltime = hdr->calltime;
+	trace.depth = t->curr_ret_depth;
+	trace.overrun = atomic_read(&t->trace_overrun);
+#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
+	trace.retval = ftrace_regs_get_return_value(fregs);
+#endif
+	/* Untimed frames (no timed user at entry) stay untimed. */
+	trace.rettime = trace.calltime ? trace_clock_local() : 0;
+
+	/* The frame stays on top meanwhile: the profiler looks at it. */
+	fg_run_returns(ws, state, &trace, fregs);
+	t->curr_ret_depth--;
+}
+
 /**
  * ftrace_return_to_handler - a hooked function returned
  * @fregs: the registers return_to_handler saved (return value, frame)
@@ -577,10 +801,10 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 {
 	struct task_struct *t = current;
 	unsigned long *ws = t->ret_stack;
-	struct ftrace_graph_ret trace;
 	struct ftrace_ret_stack *hdr;
 	unsigned int state, base;
 	unsigned long ret;
+	bool direct;
 
 	state = READ_ONCE(t->curr_ret_stack);
 	base = ws ? fg_frame_base(ws, state) : 0;
@@ -588,28 +812,21 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 		return fg_corrupt(t, state);
 
 	hdr = fg_hdr(ws, base);
+	direct = fg_is_direct(ws, base);
 #ifdef HAVE_FUNCTION_GRAPH_FP_TEST
 	/* The compiler copied the return address instead of using it. */
-	if (unlikely(hdr->fp != ftrace_regs_get_frame_pointer(fregs)))
+	if (unlikely(!direct &&
+		     hdr->fp != ftrace_regs_get_frame_pointer(fregs)))
 		return fg_corrupt(t, state);
 #endif
 	ret = hdr->ret;
-	trace.func = hdr->func;
-	trace.calltime = hdr->calltime;
-	trace.depth = t->curr_ret_depth;
-	trace.overrun = atomic_read(&t->trace_overrun);
-#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	trace.retval = ftrace_regs_get_return_value(fregs);
-#endif
-	/* Untimed frames (no timed user at entry) stay untimed. */
-	trace.rettime = trace.calltime ? trace_clock_local() : 0;
 	/* Return callbacks (fprobe exits) read the real return address here. */
-	ftrace_regs_set_instruction_pointer(fregs, ret);
+	ftrace_regs_set_instruction_pointer(fregs, fg_real_ret(ws, base, ret));
 
-	/* The frame stays on top meanwhile: the profiler looks at it. */
-	fg_run_returns(ws, state, &trace, fregs);
-
-	t->curr_ret_depth--;
+	if (direct)
+		fg_direct_return(ws, state, fregs);
+	else
+		fg_managed_return(t, ws, state, fregs);
 	barrier();
 	WRITE_ONCE(t->curr_ret_stack, fg_below(ws, base));
 	return ret;
@@ -623,7 +840,9 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
  * @skip: 0 for the top frame, 1 for the one below, and so on
  *
  * During an entry callback the top frame is the call being entered;
- * during a return callback, the call returning.
+ * during a return callback, the call returning.  Direct users' frames are
+ * not counted: the frames are those of the calls the managed users see,
+ * as their depths are.
  *
  * Context: @task is current or does not run.
  * Return: the frame, or NULL if there are not that many.
@@ -638,7 +857,7 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
 		return NULL;
 	state = READ_ONCE(task->curr_ret_stack);
 	while ((base = fg_frame_base(ws, state))) {
-		if (skip-- <= 0)
+		if (!fg_is_direct(ws, base) && skip-- <= 0)
 			return fg_hdr(ws, base);
 		state = fg_below(ws, base);
 	}
@@ -1187,11 +1406,16 @@ static void fg_stop(void)
 	unregister_trace_sched_switch(fg_sched_switch, NULL);
 }
 
-/* Register @gops; @timed: it reads calltime/rettime (see fg_nr_timed). */
-static int fg_register(struct fgraph_ops *gops, bool timed)
+/*
+ * Register @gops; @timed: it reads calltime/rettime (see fg_nr_timed);
+ * @direct_ret: NULL, or the return callback of a direct user, which stays
+ * outside graph_ops and the live table.
+ */
+static int fg_register(struct fgraph_ops *gops, bool timed,
+		       fgraph_direct_ret_t direct_ret)
 {
+	bool direct = direct_ret, first, first_managed;
 	unsigned long key;
-	bool first;
 	int idx, ret;
 
 	guard(mutex)(&ftrace_lock);
@@ -1207,10 +1431,12 @@ static int fg_register(struct fgraph_ops *gops, bool timed)
 
 	/* Counted first, so that tasks forked from now on get a stack. */
 	first = !ftrace_graph_active;
+	first_managed = !direct && !fg_nr_managed;
 	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active + 1);
 	/* Cleared before a second user's sites can reach the entry path. */
-	WRITE_ONCE(fg_one_filter,
-		   first && !(gops->ops.flags & FTRACE_OPS_FL_SAVE_REGS));
+	if (!direct)
+		WRITE_ONCE(fg_one_filter, first_managed &&
+			   !(gops->ops.flags & FTRACE_OPS_FL_SAVE_REGS));
 	if (first) {
 		ret = fg_start();
 		if (ret)
@@ -1219,21 +1445,28 @@ static int fg_register(struct fgraph_ops *gops, bool timed)
 	fg_clear_task_vars(idx);
 
 	gops->idx = idx;
-	gops->saved_func = gops->entryfunc;
-	gops->entryfunc = fg_entry_for(gops);
+	if (!direct) {
+		gops->saved_func = gops->entryfunc;
+		gops->entryfunc = fg_entry_for(gops);
+	}
 	key = fg_new_key(idx);
 	fg_slots[idx].gops = gops;
 	fg_slots[idx].timed = timed;
+	fg_slots[idx].direct = direct;
+	fg_slots[idx].direct_ret = direct_ret;
 	if (timed)
 		WRITE_ONCE(fg_nr_timed, fg_nr_timed + 1);
 	WRITE_ONCE(fg_slots[idx].key, key);
+	if (direct)
+		return 0;
 
 	ret = ftrace_startup_subops(&graph_ops, &gops->ops,
-				    first ? FTRACE_START_FUNC_RET : 0);
+				    first_managed ? FTRACE_START_FUNC_RET : 0);
 	if (ret)
 		goto out_slot;
 
 	fg_users_add(gops, key);
+	fg_nr_managed++;
 	return 0;
 
 out_slot:
@@ -1269,7 +1502,7 @@ out_count:
  */
 int register_ftrace_graph(struct fgraph_ops *gops)
 {
-	return fg_register(gops, true);
+	return fg_register(gops, true, NULL);
 }
 
 /**
@@ -1285,12 +1518,36 @@ int register_ftrace_graph(struct fgraph_ops *gops)
  */
 int register_ftrace_graph_untimed(struct fgraph_ops *gops)
 {
-	return fg_register(gops, false);
+	return fg_register(gops, false, NULL);
+}
+
+/**
+ * register_fgraph_direct - register a user that hooks returns itself
+ * @gops: the user; only its slot (idx) is used: no filter, no callbacks
+ * @ret: the user's return callback
+ *
+ * Gives @gops a slot and a key and every task a shadow stack, but no call
+ * site: the user's own ftrace_ops callback pushes frames with
+ * fgraph_direct_push() and hooks them with fgraph_direct_done(); @ret
+ * then runs, with preemption disabled, when such a call returns, and gets
+ * the data pushed.  No clock is read for these frames.  Unregister with
+ * unregister_ftrace_graph(), after the ftrace_ops that pushes is gone;
+ * when that returns, @ret runs nowhere.
+ *
+ * Context: process context; takes ftrace_lock; may sleep.
+ * Return: as register_ftrace_graph(); -EINVAL without @ret.
+ */
+int register_fgraph_direct(struct fgraph_ops *gops, fgraph_direct_ret_t ret)
+{
+	if (!ret)
+		return -EINVAL;
+	return fg_register(gops, false, ret);
 }
 
 /**
  * unregister_ftrace_graph - stop calling a graph user's callbacks
- * @gops: a user registered with register_ftrace_graph()
+ * @gops: a user registered with register_ftrace_graph(),
+ *	  register_ftrace_graph_untimed() or register_fgraph_direct()
  *
  * When this returns, no callback of @gops runs and none will: calls that
  * entered before and return later skip it.  Does nothing for a user that
@@ -1300,7 +1557,7 @@ int register_ftrace_graph_untimed(struct fgraph_ops *gops)
  */
 void unregister_ftrace_graph(struct fgraph_ops *gops)
 {
-	bool last;
+	bool last, direct;
 	int idx;
 
 	guard(mutex)(&ftrace_lock);
@@ -1309,20 +1566,31 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 	if (idx < 0)
 		return;
 	last = ftrace_graph_active == 1;
+	direct = fg_slots[idx].direct;
 
-	fg_users_remove(gops);
-	WRITE_ONCE(fg_slots[idx].key, 0);
-	/* On error the core warned; the user is out of our tables anyway. */
-	ftrace_shutdown_subops(&graph_ops, &gops->ops,
-			       last ? FTRACE_STOP_FUNC_RET : 0);
+	if (direct) {
+		/* Its frames call nobody once the key is gone. */
+		WRITE_ONCE(fg_slots[idx].key, 0);
+	} else {
+		fg_users_remove(gops);
+		WRITE_ONCE(fg_slots[idx].key, 0);
+		/* On error the core warned; the user is out of our tables. */
+		ftrace_shutdown_subops(&graph_ops, &gops->ops,
+				       fg_nr_managed == 1 ? FTRACE_STOP_FUNC_RET : 0);
+		fg_nr_managed--;
+	}
 	fg_wait_callbacks();
 
 	/* No call sees the user any more: no new frame needs its times. */
 	if (fg_slots[idx].timed)
 		WRITE_ONCE(fg_nr_timed, fg_nr_timed - 1);
 	fg_slots[idx].gops = NULL;
-	gops->entryfunc = gops->saved_func;
-	gops->saved_func = NULL;
+	fg_slots[idx].direct = false;
+	fg_slots[idx].direct_ret = NULL;
+	if (!direct) {
+		gops->entryfunc = gops->saved_func;
+		gops->saved_func = NULL;
+	}
 	if (last)
 		fg_stop();
 	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active - 1);

@@ -19,8 +19,13 @@
  * in reverse order, before the memory goes.  A helper thread is released
  * and stopped by an action created after the users it reports to.
  *
- * Private interface used: ftrace_graph_active and ftrace_core_dead()
- * (ftrace_internal.h).
+ * Direct users (register_fgraph_direct()) are exercised through one
+ * static user, fg_direct, whose ftrace_ops callback pushes, fills and
+ * hooks (or drops) a frame on target A and whose return callback records
+ * what it got back.
+ *
+ * Private interface used: ftrace_graph_active, ftrace_core_dead() and the
+ * direct-user calls (ftrace_internal.h).
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -966,6 +971,195 @@ static void double_register_refused(struct kunit *test)
 	fg_unregister(u);
 }
 
+/* ---- direct users ------------------------------------------------------ */
+
+#define FGD_WORDS	3
+#define FGD_MAGIC	0xd1ec7000UL
+
+static struct fg_direct {
+	struct fgraph_ops	gops;
+	struct ftrace_ops	ops;
+	bool			registered;
+	struct task_struct	*task;
+	bool			hook;		/* hook the return, or drop */
+	atomic_t		pushes;
+	atomic_t		push_failed;
+	atomic_t		returns;
+	atomic_t		bad_words;
+	atomic_t		bad_data;
+	int			depth_before;	/* curr_ret_depth around the push */
+	int			depth_after;
+	int			depth_at_return;
+	unsigned long		func;
+	unsigned long		ret_ip;		/* fregs' ip at the return */
+	unsigned long		retval;
+} fg_direct;
+
+static void notrace fg_direct_entry(unsigned long ip, unsigned long parent_ip,
+				    struct ftrace_ops *op,
+				    struct ftrace_regs *fregs)
+{
+	struct fg_direct *d = &fg_direct;
+	unsigned long *retp, *data;
+	int i;
+
+	if (current != d->task)
+		return;
+	retp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+	preempt_disable_notrace();
+	d->depth_before = current->curr_ret_depth;
+	data = fgraph_direct_push(&d->gops, ip, retp, FGD_WORDS);
+	if (!data) {
+		atomic_inc(&d->push_failed);
+		goto out;
+	}
+	atomic_inc(&d->pushes);
+	d->depth_after = current->curr_ret_depth;
+	for (i = 0; i < FGD_WORDS; i++)
+		data[i] = FGD_MAGIC + i;
+	fgraph_direct_done(retp, d->hook);
+out:
+	preempt_enable_notrace();
+}
+
+static void notrace fg_direct_return(unsigned long func, unsigned long *data,
+				     unsigned int words,
+				     struct ftrace_regs *fregs)
+{
+	struct fg_direct *d = &fg_direct;
+	unsigned int i;
+
+	if (current != d->task)
+		return;
+	atomic_inc(&d->returns);
+	d->func = func;
+	d->ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+	d->retval = ftrace_regs_get_return_value(fregs);
+	d->depth_at_return = current->curr_ret_depth;
+	if (words != FGD_WORDS) {
+		atomic_inc(&d->bad_words);
+		return;
+	}
+	for (i = 0; i < words; i++)
+		if (data[i] != FGD_MAGIC + i)
+			atomic_inc(&d->bad_data);
+}
+
+static void fg_direct_stop(struct fg_direct *d)
+{
+	if (!d->registered)
+		return;
+	unregister_ftrace_function(&d->ops);
+	unregister_ftrace_graph(&d->gops);
+	d->registered = false;
+}
+
+static void fg_direct_release(void *arg)
+{
+	struct fg_direct *d = arg;
+
+	fg_direct_stop(d);
+	ftrace_free_filter(&d->ops);
+}
+
+/* Register fg_direct on target A: the direct user first, then its ops. */
+static struct fg_direct *fg_direct_start(struct kunit *test, bool hook)
+{
+	struct fg_direct *d = &fg_direct;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->task = current;
+	d->hook = hook;
+	d->ops.func = fg_direct_entry;
+	d->ops.flags = FTRACE_OPS_FL_SAVE_ARGS;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fg_direct_release, d), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&d->ops, fg_site[FG_A], 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_fgraph_direct(&d->gops, fg_direct_return), 0);
+	ret = register_ftrace_function(&d->ops);
+	if (ret)
+		unregister_ftrace_graph(&d->gops);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	d->registered = true;
+	return d;
+}
+
+/*
+ * A direct frame: the data comes back unchanged with the call site, the
+ * real return address and the return value; the frame is not a depth.
+ */
+static void direct_frame_round_trip(struct kunit *test)
+{
+	struct fg_direct *d = fg_direct_start(test, true);
+	unsigned long r = 0;
+	int i;
+
+	for (i = 0; i < FG_CALLS; i++)
+		r = fg_call_a(FG_ARG);
+	fg_direct_stop(d);
+
+	KUNIT_EXPECT_EQ(test, r, FG_ARG + FTRACE_KUNIT_A_ADD);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->pushes), FG_CALLS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->returns), FG_CALLS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->bad_words), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->bad_data), 0);
+	KUNIT_EXPECT_EQ(test, d->func, fg_site[FG_A]);
+	KUNIT_EXPECT_TRUE_MSG(test, fg_addr_in(d->ret_ip, fg_call_a),
+			      "return address %pS", (void *)d->ret_ip);
+	KUNIT_EXPECT_EQ(test, d->retval, r);
+	KUNIT_EXPECT_EQ(test, d->depth_after, d->depth_before);
+	KUNIT_EXPECT_EQ(test, d->depth_at_return, d->depth_before);
+
+	/* Gone: no frame is pushed for it any more. */
+	KUNIT_EXPECT_NULL(test, fgraph_direct_push(&d->gops, fg_site[FG_A],
+						   &r, 1));
+}
+
+/* A dropped frame leaves the stack as it was and calls nobody back. */
+static void direct_frame_dropped(struct kunit *test)
+{
+	struct fg_direct *d = fg_direct_start(test, false);
+	int before = current->curr_ret_stack;
+	unsigned long r;
+
+	r = fg_call_a(FG_ARG);
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, before);
+	fg_direct_stop(d);
+
+	KUNIT_EXPECT_EQ(test, r, FG_ARG + FTRACE_KUNIT_A_ADD);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->pushes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->returns), 0);
+}
+
+/*
+ * A direct frame and a managed user's frame on one call: both return
+ * callbacks run once, the direct one gets the real return address (not
+ * the other hook's return_to_handler), the managed user's depths match.
+ */
+static void direct_and_managed_on_one_call(struct kunit *test)
+{
+	struct fg_user *u = fg_user_new(test, BIT(FG_A));
+	struct fg_direct *d;
+	unsigned long r;
+
+	KUNIT_ASSERT_EQ(test, fg_register(u), 0);
+	d = fg_direct_start(test, true);
+	r = fg_call_a(FG_ARG);
+	fg_direct_stop(d);
+	fg_call_a(FG_ARG);
+	fg_unregister(u);
+
+	KUNIT_EXPECT_EQ(test, r, FG_ARG + FTRACE_KUNIT_A_ADD);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->returns), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->bad_data), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, fg_addr_in(d->ret_ip, fg_call_a),
+			      "return address %pS", (void *)d->ret_ip);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->entries[FG_A]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->returns[FG_A]), 2);
+	KUNIT_EXPECT_EQ(test, u->return_depth[FG_A], u->entry_depth[FG_A]);
+	KUNIT_EXPECT_EQ(test, u->retval[FG_A], r);
+}
+
 static int fg_init(struct kunit *test)
 {
 	static const unsigned long fns[FG_NR] = {
@@ -1005,6 +1199,9 @@ static struct kunit_case fgraph_cases[] = {
 	KUNIT_CASE(full_stack_refuses_reservation),
 	KUNIT_CASE(task_var_per_user),
 	KUNIT_CASE(double_register_refused),
+	KUNIT_CASE(direct_frame_round_trip),
+	KUNIT_CASE(direct_frame_dropped),
+	KUNIT_CASE(direct_and_managed_on_one_call),
 	{}
 };
 

@@ -32,6 +32,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/hash.h>
+#include <asm/sections.h>
 
 #ifdef CONFIG_FUNCTION_TRACER
 
@@ -365,6 +366,24 @@ void fgraph_update_pid_func(void);
  * (fprobe): while only such users are registered fgraph reads no clock.
  */
 int register_ftrace_graph_untimed(struct fgraph_ops *gops);
+/*
+ * Users that push their own frames from an ftrace_ops callback (fprobe).
+ * Their return callback gets the call site, the data pushed and the
+ * return registers (instruction pointer: the real return address).
+ */
+typedef void (*fgraph_direct_ret_t)(unsigned long func, unsigned long *data,
+				    unsigned int words,
+				    struct ftrace_regs *fregs);
+int register_fgraph_direct(struct fgraph_ops *gops, fgraph_direct_ret_t ret);
+unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
+				  unsigned long *retp, unsigned int words);
+void fgraph_direct_done(unsigned long *retp, bool hook);
+
+/* fgraph_direct_done(@retp, true), inline: the common case of a hit. */
+static inline void fgraph_direct_hook(unsigned long *retp)
+{
+	*retp = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+}
 #else
 # define ftrace_graph_active 0
 static inline void fgraph_update_pid_func(void) {}
