@@ -5,9 +5,14 @@
  *
  *   fprobe_ftrace_ops   an ftrace_ops for fprobes without an exit handler
  *                       ("entry" kind): one callback, no shadow-stack work;
- *   fprobe_graph_ops    an fgraph_ops for fprobes with an exit handler
- *                       ("graph" kind): entry and return callbacks, per-call
- *                       storage on the task's shadow stack.
+ *   fprobe_exit_ops     an ftrace_ops for fprobes with an exit handler
+ *                       ("graph" kind), with fprobe_graph_ops, a direct
+ *                       fgraph user: the callback runs the entry handlers
+ *                       and, when an exit is wanted, pushes the call's
+ *                       record on the task's shadow stack and hooks the
+ *                       return itself (fgraph_direct_push()), so a hit
+ *                       costs one callback and one frame, with no pass
+ *                       through the graph manager's users.
  *
  * The filter of each hook is the union of the call sites of its kind; a
  * hook is registered exactly while some probe of its kind is attached.
@@ -22,26 +27,28 @@
  * link while readers still walk the current one.  A replaced map is freed
  * only after a grace period, and before a newer map reuses its link.
  *
- * Per-call record (graph kind).  The entry callback reserves one block of
+ * Per-call record (graph kind).  The entry callback pushes one block of
  * fgraph data for all graph probes of the site: for each probe taking
  * part, a header word followed by its entry data (entry_data_size rounded
  * up to whole longs, at most 15).  The header is
- *     id << FPROBE_HDR_ID_SHIFT | FPROBE_HDR_CALL? | data words
- * where id is unique to one registration for the life of the kernel and
- * CALL says the exit handler is wanted.  A zero word ends a block that was
- * reserved larger than used.  The return callback looks each header's id
- * up among the live nodes of the site: a probe unregistered (or
- * re-registered) since the entry is not found, so a stale record never
- * reaches a handler, even when the struct fprobe memory is reused.
+ *     generation | slot | FPROBE_HDR_CALL? | data words
+ * where slot is the registration's index in the table of live
+ * registrations (fprobe_regs), generation is unique to the registration
+ * for the life of the kernel, and CALL says the exit handler is wanted.
+ * A zero word ends a block that was reserved larger than used.  The return
+ * callback finds the registration by its slot and accepts it only if the
+ * generation matches: a probe unregistered (or re-registered) since the
+ * entry is not found, so a stale record never reaches a handler, even
+ * when the struct fprobe memory or the slot is reused.
  *
  * Recursion.  A handler that hits a probed function (directly or through
  * what it calls) must not run a handler again: a per-CPU word holds one
- * bit per context level (task, softirq, hardirq, NMI) while handlers run
- * there.  A hit finding its bit set calls no handler and counts a miss in
- * each enabled probe of that site and kind.  This check is ours, not
- * ftrace's recursion lock, because fgraph already holds that lock when it
- * calls us: a nested hit would be refused by fgraph before fprobe could
- * count it.
+ * bit per context (task, softirq, each hardirq and NMI nesting level, one
+ * bit per power of two of the count) while handlers run there.  A hit
+ * finding its bit set calls no handler and counts a miss in each enabled
+ * probe of that site and kind.  This check is ours, not
+ * ftrace's recursion lock: a nested hit refused by that lock could not be
+ * counted, and our two ops do without it (no FTRACE_OPS_FL_RECURSION).
  *
  * Locking and lifetime:
  *  - fprobe_mutex serialises every change: bindings, nodes, the map, the
@@ -60,6 +67,7 @@
  */
 #define pr_fmt(fmt) "fprobe: " fmt
 
+#include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
@@ -82,7 +90,13 @@
 /* Shadow-stack record: header word layout. */
 #define FPROBE_HDR_WORDS	GENMASK(3, 0)	/* entry data words that follow */
 #define FPROBE_HDR_CALL		BIT(4)		/* exit handler wanted */
-#define FPROBE_HDR_ID_SHIFT	5
+#define FPROBE_HDR_ID_SHIFT	5		/* slot and generation */
+#define FPROBE_SLOT_BITS	20
+#define FPROBE_SLOT_MASK	GENMASK(FPROBE_SLOT_BITS - 1, 0)
+#define FPROBE_HDR_GEN_SHIFT	(FPROBE_HDR_ID_SHIFT + FPROBE_SLOT_BITS)
+#define FPROBE_GEN_LIMIT	(ULONG_MAX >> FPROBE_HDR_GEN_SHIFT)
+/* The first size of the table of live registrations. */
+#define FPROBE_REGS_MIN		64
 
 #define FPROBE_DATA_WORDS_MAX	(FPROBE_ENTRY_DATA_MAX / sizeof(long))
 /* Words one call may reserve for all graph probes of a site (fgraph's limit). */
@@ -94,7 +108,7 @@
 
 enum fprobe_kind {
 	FPROBE_KIND_ENTRY,	/* no exit handler: served by fprobe_ftrace_ops */
-	FPROBE_KIND_GRAPH,	/* exit handler: served by fprobe_graph_ops */
+	FPROBE_KIND_GRAPH,	/* exit handler: served by fprobe_exit_ops */
 	FPROBE_NR_KINDS,
 };
 
@@ -105,6 +119,9 @@ enum fprobe_kind {
  * @fp: the probe; set before the node is linked, never changed
  * @hdr: the probe's shadow-stack header without FPROBE_HDR_CALL (graph
  *	kind; the entry kind only uses the id part, unused)
+ * @site_words: words the graph-kind nodes of the site need together (a
+ *	header and the entry data each), the same in every node of the
+ *	site; read from the site's first node, so that one walk does
  * @kind: enum fprobe_kind
  * @linked: in the current map (fprobe_mutex)
  * @released: unlinked in the current change, its ip not yet released
@@ -115,6 +132,7 @@ struct fprobe_node {
 	unsigned long			ip;
 	struct fprobe			*fp;
 	unsigned long			hdr;
+	u16				site_words;
 	u8				kind;
 	bool				linked;
 	bool				released;
@@ -124,12 +142,14 @@ struct fprobe_node {
  * struct fprobe_binding - a registration: the nodes of one fprobe
  * @list: on fprobe_bindings
  * @fp: the probe
+ * @id: generation and slot, as in the record headers (graph kind)
  * @nr: number of nodes (distinct call sites)
  * @nodes: one per call site
  */
 struct fprobe_binding {
 	struct list_head	list;
 	struct fprobe		*fp;
+	unsigned long		id;
 	unsigned int		nr;
 	struct fprobe_node	nodes[] __counted_by(nr);
 };
@@ -146,7 +166,20 @@ struct fprobe_map {
 	struct fprobe_node __rcu	*heads[];
 };
 
+/*
+ * struct fprobe_regs - the graph-kind registrations by slot, for the
+ * return path; replaced (larger) when full, the old one freed after a
+ * grace period
+ * @size: number of slots
+ * @slot: the registrations
+ */
+struct fprobe_regs {
+	unsigned int			size;
+	struct fprobe_binding __rcu	*slot[] __counted_by(size);
+};
+
 static DEFINE_MUTEX(fprobe_mutex);
+static struct fprobe_regs __rcu *fprobe_regs;
 static struct fprobe_map __rcu *fprobe_map;
 /* The map replaced last, and the grace-period cookie after which it is unused. */
 static struct fprobe_map *fprobe_retired;
@@ -164,6 +197,9 @@ static DEFINE_PER_CPU(unsigned int, fprobe_running);
 
 /* ---- the hot path ----------------------------------------------------------- */
 
+/* The direct fgraph user behind fprobe_exit_ops: its slot on the stacks. */
+static struct fgraph_ops fprobe_graph_ops;
+
 /*
  * Mark handlers running in the current context; preemption is disabled.
  * Returns the bit to give back to fprobe_busy_exit(), or 0 when handlers
@@ -173,7 +209,13 @@ static DEFINE_PER_CPU(unsigned int, fprobe_running);
  */
 static __always_inline unsigned int fprobe_busy_enter(void)
 {
-	unsigned int bit = 1U << interrupt_context_level();
+	/*
+	 * The context's bit: 0 for a task, then by the highest bit of the
+	 * softirq-serving, hardirq and NMI counts (NMI above hardirq above
+	 * softirq, so a nested context never shares a lower one's bit).
+	 */
+	unsigned int bit = 1U << fls(preempt_count() &
+				     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 	unsigned int cur = __this_cpu_read(fprobe_running);
 
 	if (unlikely(cur & bit))
@@ -187,6 +229,19 @@ static __always_inline void fprobe_busy_exit(unsigned int bit)
 {
 	barrier();
 	__this_cpu_write(fprobe_running, __this_cpu_read(fprobe_running) & ~bit);
+}
+
+/*
+ * RCU watches this CPU (the map may be walked); preemption is disabled.
+ * The inline test where there is one: rcu_is_watching() is a call.
+ */
+static __always_inline bool fprobe_rcu_ok(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return rcu_is_watching();
+#endif
 }
 
 /*
@@ -276,10 +331,9 @@ static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	unsigned int link, bit, flags;
 	struct fprobe *fp;
 
-	if (unlikely(!rcu_is_watching()))
-		return;
-
 	preempt_disable_notrace();
+	if (unlikely(!fprobe_rcu_ok()))
+		goto out;
 	bit = fprobe_busy_enter();
 	if (unlikely(!bit)) {
 		fprobe_count_nested(ip, FPROBE_KIND_ENTRY);
@@ -308,58 +362,68 @@ out:
 NOKPROBE_SYMBOL(fprobe_ftrace_entry);
 
 /*
- * Words the enabled graph probes of @ip need on the shadow stack.  Gives
- * the site's first node and the map's link in @first and @link, for the
- * walk that follows (one map lookup per entry).
+ * The common case of fprobe_exit_entry(): @node is the only graph-kind
+ * probe of the site.  The same rules, without the block bookkeeping.
  */
-static __always_inline unsigned int
-fprobe_graph_words(unsigned long ip, struct fprobe_node **first,
-		   unsigned int *link)
+static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
+						  unsigned long ip,
+						  unsigned long parent_ip,
+						  struct ftrace_regs *fregs,
+						  unsigned long *retp)
 {
-	struct fprobe_node *node;
-	unsigned int words = 0;
+	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
+	struct fprobe *fp = node->fp;
+	unsigned int flags = READ_ONCE(fp->flags);
+	unsigned long *data;
 
-	*first = fprobe_first(ip, link);
-	for (node = *first; node; node = fprobe_next(node, *link)) {
-		if (node->kind == FPROBE_KIND_GRAPH && !fprobe_disabled(node->fp))
-			words += 1 + (node->hdr & FPROBE_HDR_WORDS);
+	if (flags & FPROBE_FL_DISABLED)
+		return;
+	if (fprobe_kprobe_blocks(flags)) {
+		fp->nmissed++;
+		return;
 	}
-	return words;
+	data = fgraph_direct_push(&fprobe_graph_ops, ip, retp, 1 + words);
+	if (unlikely(!data)) {
+		/* No room for this call's record: no exit handler. */
+		fp->nmissed++;
+		if (!words && fp->entry_handler)
+			fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL);
+		return;
+	}
+	if (fp->entry_handler &&
+	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs,
+			      words ? data + 1 : NULL)) {
+		fgraph_direct_done(retp, false);
+		return;
+	}
+	data[0] = node->hdr | FPROBE_HDR_CALL;
+	fgraph_direct_hook(retp);
 }
 
 /*
- * Entry of a function with graph-kind probes (fprobe_graph_ops.entryfunc).
- * Returns non-zero when some probe wants its exit handler for this call;
- * then the call's record is on the shadow stack for fprobe_graph_return().
+ * Several graph-kind probes on the site (or one after entry-kind ones):
+ * one block with a record per probe, as many as fit.
  */
-static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
-			      struct fgraph_ops *gops, struct ftrace_regs *fregs)
+static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
+					    unsigned int link,
+					    unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_regs *fregs,
+					    unsigned long *retp)
 {
-	unsigned int link, bit, flags, words, room = 0, used = 0;
-	unsigned long ip = trace->func, ret_ip, *data = NULL;
-	struct fprobe_node *node, *first;
+	unsigned int flags, words, room = 0, used = 0;
+	unsigned long *data = NULL;
+	struct fprobe_node *node;
+	bool want_exit = false;
 	struct fprobe *fp;
-	int want_exit = 0;
 
-	if (WARN_ON_ONCE(!fregs) || unlikely(!rcu_is_watching()))
-		return 0;
-
-	/* fgraph calls entries with preemption disabled (its recursion lock). */
-	bit = fprobe_busy_enter();
-	if (unlikely(!bit)) {
-		fprobe_count_nested(ip, FPROBE_KIND_GRAPH);
-		return 0;
-	}
-
-	words = fprobe_graph_words(ip, &first, &link);
+	words = READ_ONCE(first->site_words);
 	if (words) {
 		room = min_t(unsigned int, words, FPROBE_CALL_WORDS);
-		data = fgraph_reserve_data(gops->idx, room * sizeof(long));
+		data = fgraph_direct_push(&fprobe_graph_ops, ip, retp, room);
 		if (!data)
 			room = 0;
 	}
-	/* The return address is still in its slot while entry callbacks run. */
-	ret_ip = *(unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 
 	for (node = first; node; node = fprobe_next(node, link)) {
 		unsigned long *slot;
@@ -377,7 +441,7 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 			/* No room for this call's record: no exit handler. */
 			fp->nmissed++;
 			if (!words && fp->entry_handler && !fprobe_kprobe_blocks(flags))
-				fprobe_call_entry(fp, flags, ip, ret_ip, fregs, NULL);
+				fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL);
 			continue;
 		}
 		slot = data + used;
@@ -388,44 +452,93 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 			continue;
 		}
 		if (fp->entry_handler)
-			ret = fprobe_call_entry(fp, flags, ip, ret_ip, fregs,
+			ret = fprobe_call_entry(fp, flags, ip, parent_ip, fregs,
 						words ? slot + 1 : NULL);
 		*slot = ret ? node->hdr : node->hdr | FPROBE_HDR_CALL;
 		want_exit |= !ret;
 	}
-	if (used < room)
-		data[used] = 0;
-
-	fprobe_busy_exit(bit);
-	return want_exit;
-}
-
-NOKPROBE_SYMBOL(fprobe_graph_entry);
-
-/* The live probe a record header names, or NULL if it left @ip since. */
-static __always_inline struct fprobe *
-fprobe_find_live(unsigned long ip, unsigned long hdr)
-{
-	struct fprobe_node *node;
-	unsigned int link;
-
-	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
-		if (node->kind == FPROBE_KIND_GRAPH &&
-		    !((node->hdr ^ hdr) >> FPROBE_HDR_ID_SHIFT))
-			return node->fp;
+	if (data) {
+		if (used < room)
+			data[used] = 0;
+		fgraph_direct_done(retp, want_exit);
 	}
-	return NULL;
 }
 
-/* Run (or, nested, count as missed) the exit handlers a record asks for. */
-static void fprobe_run_record(unsigned long ip, unsigned long ret_ip,
-			      struct ftrace_regs *fregs, unsigned long *data,
-			      unsigned int nr, bool nested)
+NOKPROBE_SYMBOL(fprobe_exit_entry_many);
+
+/*
+ * Entry of a function with graph-kind probes (fprobe_exit_ops.func): run
+ * the entry handlers and, if some probe wants its exit handler for this
+ * call, push the call's record and hook the return.
+ */
+static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	unsigned int pos, words, flags;
+	struct fprobe_node *first;
+	unsigned int link, bit;
+	unsigned long *retp;
+
+	preempt_disable_notrace();
+	if (unlikely(!fprobe_rcu_ok()))
+		goto out;
+	bit = fprobe_busy_enter();
+	if (unlikely(!bit)) {
+		fprobe_count_nested(ip, FPROBE_KIND_GRAPH);
+		goto out;
+	}
+
+	first = fprobe_first(ip, &link);
+	if (unlikely(!first))
+		goto busy;
+	/* The return-address slot: the stack pointer at the function's entry. */
+	retp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+	if (likely(first->kind == FPROBE_KIND_GRAPH &&
+		   READ_ONCE(first->site_words) ==
+		   1 + (first->hdr & FPROBE_HDR_WORDS)))
+		fprobe_exit_entry_one(first, ip, parent_ip, fregs, retp);
+	else
+		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs, retp);
+busy:
+	fprobe_busy_exit(bit);
+out:
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(fprobe_exit_entry);
+
+/* The live probe a record header names, or NULL if it is gone since. */
+static __always_inline struct fprobe *fprobe_find_live(unsigned long hdr)
+{
+	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
+	unsigned int slot = (hdr >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
+	struct fprobe_binding *b;
+
+	if (unlikely(!regs || slot >= regs->size))
+		return NULL;
+	b = rcu_dereference_raw(regs->slot[slot]);
+	if (unlikely(!b || (b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
+		return NULL;
+	return b->fp;
+}
+
+/*
+ * Return of a call whose entry hooked it (fprobe_graph_ops' return
+ * callback, preemption disabled): run the exit handlers its record asks
+ * for.  Handlers cannot be running in this context already: a call hooked
+ * before they started cannot return while they run, and calls made by
+ * them are not hooked; the bit is taken for what the exit handlers call.
+ */
+static void fprobe_graph_return(unsigned long ip, unsigned long *data,
+				unsigned int nr, struct ftrace_regs *fregs)
+{
+	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+	unsigned int pos, words, flags, bit;
 	unsigned long hdr;
 	struct fprobe *fp;
 
+	if (unlikely(!fprobe_rcu_ok()))
+		return;
+	bit = fprobe_busy_enter();
 	for (pos = 0; pos < nr; pos += 1 + words) {
 		hdr = data[pos];
 		if (!hdr)
@@ -435,40 +548,19 @@ static void fprobe_run_record(unsigned long ip, unsigned long ret_ip,
 			break;
 		if (!(hdr & FPROBE_HDR_CALL))
 			continue;
-		fp = fprobe_find_live(ip, hdr);
+		fp = fprobe_find_live(hdr);
 		if (!fp)
 			continue;
 		flags = READ_ONCE(fp->flags);
 		if (flags & FPROBE_FL_DISABLED)
 			continue;
-		if (nested || fprobe_kprobe_blocks(flags)) {
+		if (unlikely(!bit) || fprobe_kprobe_blocks(flags)) {
 			fp->nmissed++;
 			continue;
 		}
 		fprobe_call_exit(fp, flags, ip, ret_ip, fregs,
 				 words ? &data[pos + 1] : NULL);
 	}
-}
-
-NOKPROBE_SYMBOL(fprobe_run_record);
-
-/* Return of a call whose entry wanted an exit (fprobe_graph_ops.retfunc). */
-static void fprobe_graph_return(struct ftrace_graph_ret *trace,
-				struct fgraph_ops *gops,
-				struct ftrace_regs *fregs)
-{
-	unsigned long *data;
-	unsigned int bit;
-	int size;
-
-	data = fgraph_retrieve_data(gops->idx, &size);
-	if (!data || WARN_ON_ONCE(!fregs) || unlikely(!rcu_is_watching()))
-		return;
-
-	/* fgraph calls returns with preemption disabled. */
-	bit = fprobe_busy_enter();
-	fprobe_run_record(trace->func, ftrace_regs_get_instruction_pointer(fregs),
-			  fregs, data, size / sizeof(long), !bit);
 	if (bit)
 		fprobe_busy_exit(bit);
 }
@@ -480,34 +572,47 @@ static struct ftrace_ops fprobe_ftrace_ops = {
 	.flags	= FTRACE_OPS_FL_SAVE_ARGS,
 };
 
-static struct fgraph_ops fprobe_graph_ops = {
-	.entryfunc	= fprobe_graph_entry,
-	.retfunc	= fprobe_graph_return,
+static struct ftrace_ops fprobe_exit_ops = {
+	.func	= fprobe_exit_entry,
+	.flags	= FTRACE_OPS_FL_SAVE_ARGS,
 };
 
 /* ---- the hooks ------------------------------------------------------------- */
 
 static struct ftrace_ops *fprobe_hook_ops(u8 kind)
 {
-	return kind == FPROBE_KIND_GRAPH ? &fprobe_graph_ops.ops : &fprobe_ftrace_ops;
+	return kind == FPROBE_KIND_GRAPH ? &fprobe_exit_ops : &fprobe_ftrace_ops;
 }
 
 static int fprobe_hook_start(u8 kind)
 {
-	/* Our callbacks read no calltime/rettime: spare fgraph the clock. */
-	if (kind == FPROBE_KIND_GRAPH)
-		return register_ftrace_graph_untimed(&fprobe_graph_ops);
-	return register_ftrace_function(&fprobe_ftrace_ops);
+	int ret;
+
+	if (kind != FPROBE_KIND_GRAPH)
+		return register_ftrace_function(&fprobe_ftrace_ops);
+	/* The frames' user first: the callback pushes as soon as it runs. */
+	ret = register_fgraph_direct(&fprobe_graph_ops, fprobe_graph_return);
+	if (ret)
+		return ret;
+	ret = register_ftrace_function(&fprobe_exit_ops);
+	if (ret)
+		unregister_ftrace_graph(&fprobe_graph_ops);
+	return ret;
 }
 
 /* Returns non-zero if the hook's ops is still in use (its filter with it). */
 static int fprobe_hook_stop(u8 kind)
 {
-	if (kind == FPROBE_KIND_GRAPH) {
-		unregister_ftrace_graph(&fprobe_graph_ops);
-		return fprobe_graph_ops.ops.flags & FTRACE_OPS_FL_ENABLED ? -EBUSY : 0;
-	}
-	return unregister_ftrace_function(&fprobe_ftrace_ops);
+	int ret;
+
+	if (kind != FPROBE_KIND_GRAPH)
+		return unregister_ftrace_function(&fprobe_ftrace_ops);
+	/* No new frame after this; frames left call nobody after the next. */
+	ret = unregister_ftrace_function(&fprobe_exit_ops);
+	if (ret)
+		return ret;
+	unregister_ftrace_graph(&fprobe_graph_ops);
+	return 0;
 }
 
 /* Install @hash as the filter of @ops, in one update.  Consumes @hash. */
@@ -722,8 +827,39 @@ static void fprobe_map_trim(void)
 	fprobe_map_resize(bits);
 }
 
+/*
+ * Give every node of @ip's site the site's graph words (fprobe_node::
+ * site_words), with @extra (not linked yet) counted too.
+ */
+static void fprobe_site_words_update(struct fprobe_map *map, unsigned long ip,
+				     struct fprobe_node *extra)
+{
+	struct fprobe_node *node, *head = fprobe_deref(*fprobe_bucket(map, ip));
+	unsigned int words = 0;
+
+	for (node = head; node; node = fprobe_deref(node->next[map->link]))
+		if (node->ip == ip && node->kind == FPROBE_KIND_GRAPH)
+			words += 1 + (node->hdr & FPROBE_HDR_WORDS);
+	if (extra && extra->kind == FPROBE_KIND_GRAPH)
+		words += 1 + (extra->hdr & FPROBE_HDR_WORDS);
+	words = min_t(unsigned int, words, U16_MAX);
+
+	for (node = head; node; node = fprobe_deref(node->next[map->link]))
+		if (node->ip == ip)
+			WRITE_ONCE(node->site_words, words);
+	if (extra)
+		extra->site_words = words;
+}
+
+/*
+ * The site's words grow before the node can be found and shrink after it
+ * is gone: a reader may find fewer nodes than the words it reserved for,
+ * and finds more only while a probe is being added (that probe then
+ * misses the call, counted in nmissed).
+ */
 static void fprobe_node_link(struct fprobe_map *map, struct fprobe_node *node)
 {
+	fprobe_site_words_update(map, node->ip, node);
 	fprobe_map_append(map, node);
 	node->linked = true;
 	fprobe_nr_linked++;
@@ -733,10 +869,75 @@ static void fprobe_node_link(struct fprobe_map *map, struct fprobe_node *node)
 static void fprobe_node_unlink(struct fprobe_map *map, struct fprobe_node *node)
 {
 	fprobe_map_delete(map, node);
+	fprobe_site_words_update(map, node->ip, NULL);
 	node->linked = false;
 	node->released = true;
 	fprobe_nr_linked--;
 	fprobe_kind_linked[node->kind]--;
+}
+
+/* ---- the table of live registrations (fprobe_mutex held) ----------------- */
+
+static struct fprobe_regs *fprobe_regs_locked(void)
+{
+	return fprobe_deref(fprobe_regs);
+}
+
+/* Make sure a slot is free, growing the table if needed. */
+static int fprobe_regs_fit(void)
+{
+	struct fprobe_regs *old = fprobe_regs_locked(), *regs;
+	unsigned int i, size;
+
+	if (old) {
+		for (i = 0; i < old->size; i++)
+			if (!fprobe_deref(old->slot[i]))
+				return 0;
+		if (old->size > FPROBE_SLOT_MASK / 2)
+			return -ENOSPC;
+	}
+	size = old ? 2 * old->size : FPROBE_REGS_MIN;
+	regs = kvzalloc(struct_size(regs, slot, size), GFP_KERNEL);
+	if (!regs)
+		return -ENOMEM;
+	regs->size = size;
+	for (i = 0; old && i < old->size; i++)
+		RCU_INIT_POINTER(regs->slot[i], fprobe_deref(old->slot[i]));
+	rcu_assign_pointer(fprobe_regs, regs);
+	if (old)
+		kvfree_rcu_mightsleep(old);
+	return 0;
+}
+
+/* Give @b a free slot (fprobe_regs_fit() made one) and a new id. */
+static void fprobe_regs_enter(struct fprobe_binding *b)
+{
+	struct fprobe_regs *regs = fprobe_regs_locked();
+	unsigned int i;
+
+	for (i = 0; i < regs->size; i++)
+		if (!fprobe_deref(regs->slot[i]))
+			break;
+	if (++fprobe_last_id > FPROBE_GEN_LIMIT)
+		fprobe_last_id = 1;
+	b->id = fprobe_last_id << FPROBE_HDR_GEN_SHIFT |
+		(unsigned long)i << FPROBE_HDR_ID_SHIFT;
+	/* The id is set before a reader can find @b. */
+	rcu_assign_pointer(regs->slot[i], b);
+}
+
+/* Records naming @b find nothing once the caller's grace period is over. */
+static void fprobe_regs_leave(struct fprobe_binding *b)
+{
+	struct fprobe_regs *regs = fprobe_regs_locked();
+	unsigned int i;
+
+	if (!b->id)
+		return;
+	i = (b->id >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
+	if (!WARN_ON_ONCE(!regs || i >= regs->size ||
+			  fprobe_deref(regs->slot[i]) != b))
+		RCU_INIT_POINTER(regs->slot[i], NULL);
 }
 
 /* ---- releasing sites -------------------------------------------------------- */
@@ -867,6 +1068,8 @@ static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
 		goto unlock;
 	}
 	ret = fprobe_map_fit(nr);
+	if (!ret && kind == FPROBE_KIND_GRAPH)
+		ret = fprobe_regs_fit();
 	if (ret)
 		goto unlock;
 	map = fprobe_map_locked();
@@ -882,14 +1085,15 @@ static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
 
 	/* Nothing below fails: the probe goes live site by site. */
 	fp->nmissed = 0;
-	fprobe_last_id++;
+	if (kind == FPROBE_KIND_GRAPH)
+		fprobe_regs_enter(b);
 	for (i = 0; i < nr; i++) {
 		struct fprobe_node *node = &b->nodes[i];
 
 		node->ip = ips[i];
 		node->fp = fp;
 		node->kind = kind;
-		node->hdr = fprobe_last_id << FPROBE_HDR_ID_SHIFT | words;
+		node->hdr = b->id | words;
 		fprobe_node_link(map, node);
 	}
 	list_add_tail(&b->list, &fprobe_bindings);
@@ -919,6 +1123,7 @@ static void fprobe_detach(struct fprobe_binding *b)
 			fprobe_node_unlink(map, &b->nodes[i]);
 		}
 	}
+	fprobe_regs_leave(b);
 	fprobe_lists_alloc(lists, count);
 	fprobe_collect_released(b, lists);
 	fprobe_release_sites(lists);
