@@ -11,6 +11,8 @@
  *          "kretprobe" (a kretprobe with entry and return handlers)
  *   all    1: the fprobe is on every function ("*"), not just the target
  *   calls  calls of the target per timing
+ *   spin   seconds to keep calling the probed target after the timing, for
+ *          workbench/itrace.py to single-step one call from a debugger
  * At load it times @calls calls of wb_fpb_target() without and with the
  * probe and prints
  *   wb_fprobe_bench: <mode> all=<0|1> hit <ps per call> register <ns> unregister <ns> hits <n>
@@ -31,6 +33,9 @@ static int all;
 module_param(all, int, 0444);
 static int calls = 100000;
 module_param(calls, int, 0444);
+
+static int spin;
+module_param(spin, int, 0444);
 
 static unsigned long wb_fpb_hits;
 
@@ -137,6 +142,15 @@ static int __init wb_fprobe_bench_init(void)
 	wb_fpb_hits = 0;
 	hit = wb_fpb_time_calls();
 	t2 = ktime_get_ns();
+	if (spin > 0) {
+		u64 end = ktime_get_ns() + (u64)spin * NSEC_PER_SEC;
+		unsigned long acc = 0;
+
+		pr_info("wb_fprobe_bench: spinning for %d s\n", spin);
+		while (ktime_get_ns() < end)
+			acc += wb_fpb_target(acc);
+		OPTIMIZER_HIDE_VAR(acc);
+	}
 	wb_fpb_detach(krp);
 	pr_info("wb_fprobe_bench: %s all=%d hit %llu register %llu unregister %llu hits %lu\n",
 		mode, all, hit > base ? hit - base : 0, t1 - t0,
