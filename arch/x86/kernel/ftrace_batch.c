@@ -13,9 +13,10 @@
  * calls per site.
  *
  * While our int3s are in the text, a CPU that hits one ends up in
- * fb_int3_notify(), a die notifier (do_int3() calls notify_die() after
- * kprobes), which finds the site in the live batch and emulates the new
- * instruction.
+ * ftrace_batch_int3(), which do_int3() calls first for a kernel-mode int3
+ * (patches/x86-ftrace-int3-first.patch); it finds the site in the live
+ * batch and emulates the new instruction.  User-mode int3s (uprobes) never
+ * reach it.
  *
  * Invariants:
  *  - The caller holds text_mutex for the whole update, and every writer
@@ -32,14 +33,11 @@
  *    with interrupts off); only then is the batch (on the patching task's
  *    stack, its arrays in kvmalloc memory) freed.
  *  - Our int3 is never put on a site that runs between the trap and our
- *    notifier (the fb_trap_path functions): a trap there would trap again
- *    before we could handle it.  Nor on a site with a kprobe in the kprobe
- *    table (kprobes on ftrace): kprobe_int3_handler(), which runs before
- *    us, would take our int3 for its probe.  Those sites go through
- *    text_poke_queue(), whose handler runs first and calls nothing
- *    traceable.  A kprobe registered on a site while a batch is writing
- *    that very site is covered by kprobe_int3_handler() leaving int3s on
- *    KPROBE_FLAG_FTRACE probes to us (patches/x86-kprobes-ftrace-int3.patch).
+ *    handler (the fb_trap_path functions): a trap there would trap again
+ *    before we could handle it.  Those sites go through text_poke_queue(),
+ *    whose handler runs before ours and calls nothing traceable.  Since
+ *    our handler runs before kprobes, kgdb and the die chain, an int3 of
+ *    the live batch is ours even on a site that carries a kprobe.
  *  - Sites the patching task itself runs ("hot": text_poke(), IPIs,
  *    perf's text-poke event...) get a round of their own, after the others
  *    when calls are being added and before them when removed, so that the
@@ -55,7 +53,6 @@
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
-#include <linux/notifier.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -68,8 +65,6 @@
 #include <asm/insn.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
-
-#include <trace/events/notifier.h>
 
 /* Bit 0 of ftrace_replace_code()'s argument: calls enabled. */
 #define FB_ENABLE		BIT(0)
@@ -126,7 +121,7 @@ enum fb_step {
 /* The batch whose int3s may be in the text; see the invariants. */
 static struct fb_batch *fb_live;
 
-/* Set once the notifier is in place and the function ranges are known. */
+/* Set once the function ranges are known. */
 static bool fb_ready __ro_after_init;
 
 enum fb_range_kind {
@@ -141,18 +136,15 @@ struct fb_range {
 };
 
 /*
- * exc_int3() -> do_int3() -> kprobe_int3_handler() -> notify_die() ->
- * the die chain -> fb_int3_notify(), and what those call that can carry a
- * call site.  The functions each of them calls directly are added too, so
- * a compiler clone ("foo.isra.0") or a helper not named here is still
- * covered.  Names that do not exist in a configuration are skipped.
+ * exc_int3() -> do_int3() -> ftrace_batch_int3(): the functions a kernel
+ * int3 runs before our handler that could carry a call site (the entry
+ * code in between is noinstr).  The functions each of them calls directly
+ * are added too, so a compiler clone ("foo.isra.0") or a helper not named
+ * here is still covered.  Names that do not exist in a configuration are
+ * skipped.
  */
 static const char * const fb_trap_path[] __initconst = {
-	"exc_int3", "do_int3", "kgdb_ll_trap", "kprobe_int3_handler",
-	"get_kprobe", "kprobe_exceptions_notify", "notify_die",
-	"atomic_notifier_call_chain", "notifier_call_chain",
-	"__traceiter_notifier_run", "__probestub_notifier_run",
-	"__rcu_read_lock", "__rcu_read_unlock", "rcu_read_unlock_special",
+	"exc_int3", "do_int3",
 };
 
 /* What the patching task runs between our steps (seeds of the hot set). */
@@ -221,41 +213,36 @@ static __always_inline void fb_emulate(struct pt_regs *regs,
 	int3_emulate_jmp(regs, s->ip + MCOUNT_INSN_SIZE);
 }
 
-/*
- * Runs in the int3 trap, interrupts off, maybe inside an NMI: no locks,
+/**
+ * ftrace_batch_int3 - handle an int3 of the call-site batch being written
+ * @regs: the trap's registers, kernel mode
+ *
+ * Called by do_int3() before anything else.  If the int3 is one the live
+ * batch wrote on a call site, emulates the site's new instruction.
+ *
+ * Context: the int3 trap, interrupts off, maybe inside an NMI: no locks,
  * nothing traceable, only reads of the published batch.
+ * Return: true if the int3 was ours and is handled.
  */
-static int notrace fb_int3_notify(struct notifier_block *nb,
-				  unsigned long val, void *data)
+bool notrace ftrace_batch_int3(struct pt_regs *regs)
 {
-	struct die_args *args = data;
-	struct pt_regs *regs = args->regs;
 	struct fb_batch *b;
 	struct fb_site *s;
 
-	if (val != DIE_INT3 || !regs || user_mode(regs))
-		return NOTIFY_DONE;
-
 	b = READ_ONCE(fb_live);
 	if (!b)
-		return NOTIFY_DONE;
+		return false;
 	s = fb_find(b, regs->ip - INT3_INSN_SIZE);
 	if (!s || s->how != FB_INT3)
-		return NOTIFY_DONE;
+		return false;
 
 	if (b->patcher == current && !s->trapped)
 		WRITE_ONCE(s->trapped, 1);
 	fb_emulate(regs, s);
-	return NOTIFY_STOP;
+	return true;
 }
 
-NOKPROBE_SYMBOL(fb_int3_notify);
-
-static struct notifier_block fb_int3_nb = {
-	.notifier_call	= fb_int3_notify,
-	/* Before any other die notifier, which might carry a call site. */
-	.priority	= INT_MAX,
-};
+NOKPROBE_SYMBOL(ftrace_batch_int3);
 
 /* ---- setup --------------------------------------------------------------- */
 
@@ -342,9 +329,9 @@ static bool __init fb_add_trap_path(void)
 /**
  * ftrace_dyn_arch_init - set up batched call-site updates
  *
- * Registers the int3 handler and looks up the functions on the int3 path
- * and on the patching path.  Without kallsyms the trap path cannot be
- * known: every update then goes site by site through text_poke_queue().
+ * Looks up the functions on the int3 path and on the patching path.
+ * Without kallsyms the trap path cannot be known: every update then goes
+ * site by site through text_poke_queue().
  *
  * Context: ftrace_init(), early boot, interrupts off.
  * Return: 0; batching stays off on failure, function tracing works anyway.
@@ -362,11 +349,6 @@ int __init ftrace_dyn_arch_init(void)
 
 		if (addr)
 			fb_add_function(addr, FB_RANGE_HOT);
-	}
-
-	if (register_die_notifier(&fb_int3_nb)) {
-		pr_warn("no int3 notifier: call sites are patched one at a time\n");
-		return 0;
 	}
 	fb_ready = true;
 	return 0;
@@ -481,29 +463,6 @@ static void fb_classify(struct fb_batch *b)
 		if (s)
 			s->hot = 1;
 	}
-}
-
-/*
- * A kprobe on a call site is carried by ftrace, but it sits in the kprobe
- * table (also while disabled, or while its ftrace_ops is being added or
- * removed), and kprobe_int3_handler() runs before our notifier: it would
- * take our int3 for its own probe.  Such sites go through
- * text_poke_queue(), whose handler runs first.
- */
-static void fb_avoid_kprobes(struct fb_batch *b)
-{
-	unsigned int i;
-
-	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
-		return;
-	rcu_read_lock();
-	for (i = 0; i < b->nr; i++) {
-		struct fb_site *s = &b->sites[i];
-
-		if (s->how == FB_INT3 && get_kprobe((void *)s->ip))
-			s->how = FB_QUEUE;
-	}
-	rcu_read_unlock();
 }
 
 /* ---- spans ---------------------------------------------------------------- */
@@ -802,7 +761,7 @@ static void fb_commit(struct fb_batch *b)
 /* ---- without a batch --------------------------------------------------------- */
 
 /*
- * Site by site, for when there is no memory or no notifier: still checks
+ * Site by site, for when there is no memory or no trap path: still checks
  * every site before writing any.  Before text_poke() works (never the case
  * for ftrace_init()'s callers, but cheap to allow) the one CPU writes
  * directly.  __ref: text_poke_early() is init text without modules.
@@ -843,16 +802,6 @@ static void __ref fb_replace_unbatched(bool enable)
 		text_poke_finish();
 }
 
-/*
- * With the notifier_run tracepoint on, the die chain runs its probes (trace
- * events, perf) before our notifier: too much code to keep free of our
- * int3.  Its static key changes only under text_mutex, which we hold.
- */
-static bool fb_die_chain_traced(void)
-{
-	return trace_notifier_run_enabled();
-}
-
 /**
  * ftrace_replace_code - patch every call site whose target changed
  * @mod_flags: bit 0 set: calls are enabled; clear: every site becomes the NOP
@@ -877,8 +826,7 @@ void ftrace_replace_code(int mod_flags)
 
 	lockdep_assert_held(&text_mutex);
 
-	if (!fb_ready || !poking_mm || fb_die_chain_traced() ||
-	    fb_collect(&b)) {
+	if (!fb_ready || !poking_mm || fb_collect(&b)) {
 		fb_replace_unbatched(b.enable);
 		return;
 	}
@@ -886,13 +834,9 @@ void ftrace_replace_code(int mod_flags)
 		goto out;
 
 	fb_classify(&b);
-	/*
-	 * Removing calls: the trap path stops being traced first, so that
-	 * neither the kprobe lookups nor our traps run through the tracer.
-	 */
+	/* Removing calls: the trap path stops being traced first. */
 	if (!b.enable)
 		fb_run_queued(&b);
-	fb_avoid_kprobes(&b);
 	if (fb_plan_spans(&b))
 		fb_demote_all(&b);
 
