@@ -24,6 +24,7 @@
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/fprobe.h>
@@ -57,6 +58,9 @@ enum {
 	FPK_A, FPK_B, FPK_C, FPK_D, FPK_INNER, FPK_OUTER, FPK_FILL,
 	FPK_GLOB1, FPK_GLOB2, FPK_GLOB3, FPK_NR
 };
+
+/* fprobe_kunit_wait()'s call site (it takes a completion: not in the table). */
+static unsigned long fpk_wait_site;
 
 static struct fpk_func fpk_funcs[FPK_NR] = {
 	[FPK_A]		= { ftrace_kunit_target_a, FTRACE_KUNIT_A_ADD },
@@ -774,9 +778,93 @@ static void fprobe_kprobe_shared(struct kunit *test)
 }
 #endif /* CONFIG_KPROBES */
 
+/* ---- a call that outlives its probe ------------------------------------ */
+
+struct fpk_sleeper {
+	struct completion	go;
+	struct task_struct	*task;
+	unsigned long		ret;
+	atomic_long_t		done;
+};
+
+static int fpk_sleeper_fn(void *arg)
+{
+	struct fpk_sleeper *s = arg;
+
+	s->ret = fprobe_kunit_wait(&s->go, FPK_ARG);
+	atomic_long_set(&s->done, 1);
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+static void fpk_sleeper_stop(void *arg)
+{
+	struct fpk_sleeper *s = arg;
+
+	complete(&s->go);
+	kthread_stop(s->task);
+}
+
+/* A thread asleep inside fprobe_kunit_wait() until ->go is completed. */
+static struct fpk_sleeper *fpk_sleeper_start(struct kunit *test)
+{
+	struct fpk_sleeper *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	init_completion(&s->go);
+	s->task = kthread_run(fpk_sleeper_fn, s, "fprobe_kunit/sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->task));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fpk_sleeper_stop, s), 0);
+	return s;
+}
+
+/*
+ * A call entered under one probe returns after that probe was unregistered
+ * and another one registered on the same function, in the same
+ * registration slot: neither exit handler runs for it.  A third probe
+ * keeps the exit hook registered all along, so it is fprobe's record
+ * check (slot and generation), not the function graph's key, that drops
+ * the record.
+ */
+static void fprobe_stale_record_dropped(struct kunit *test)
+{
+	struct fpk_probe *a = fpk_new(test, true, true, sizeof(long));
+	struct fpk_probe *b = fpk_new(test, true, true, sizeof(long));
+	struct fpk_probe *keep = fpk_new(test, true, true, 0);
+	struct completion open;
+	struct fpk_sleeper *s;
+
+	KUNIT_ASSERT_EQ(test, fpk_register(keep, FPK_D), 0);
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&a->fp, &fpk_wait_site, 1), 0);
+	s = fpk_sleeper_start(test);
+	KUNIT_ASSERT_TRUE(test, fpk_wait(&a->entries, 1));
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&b->fp, &fpk_wait_site, 1), 0);
+	complete(&s->go);
+	KUNIT_ASSERT_TRUE(test, fpk_wait(&s->done, 1));
+
+	KUNIT_EXPECT_EQ(test, s->ret, FPK_ARG + FPROBE_KUNIT_WAIT_ADD);
+	KUNIT_EXPECT_EQ(test, fpk_exits(a), 0);
+	KUNIT_EXPECT_EQ(test, fpk_entries(b), 0);
+	KUNIT_EXPECT_EQ(test, fpk_exits(b), 0);
+
+	/* The new probe gets the calls that enter under it. */
+	init_completion(&open);
+	complete(&open);
+	KUNIT_EXPECT_EQ(test, fprobe_kunit_wait(&open, 1), 1 + FPROBE_KUNIT_WAIT_ADD);
+	KUNIT_EXPECT_EQ(test, fpk_entries(b), 1);
+	KUNIT_EXPECT_EQ(test, fpk_exits(b), 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b->bad), 0);
+}
+
 static int fpk_init(struct kunit *test)
 {
 	int i;
+
+	fpk_wait_site = ftrace_location((unsigned long)fprobe_kunit_wait);
+	KUNIT_ASSERT_NE(test, fpk_wait_site, 0UL);
 
 	for (i = 0; i < FPK_NR; i++) {
 		fpk_funcs[i].site = ftrace_location((unsigned long)fpk_funcs[i].fn);
@@ -803,6 +891,7 @@ static struct kunit_case fprobe_core_cases[] = {
 	KUNIT_CASE(fprobe_register_syms),
 	KUNIT_CASE(fprobe_register_rules),
 	KUNIT_CASE_SLOW(fprobe_unregister_under_load),
+	KUNIT_CASE(fprobe_stale_record_dropped),
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(fprobe_kprobe_shared),
 #endif

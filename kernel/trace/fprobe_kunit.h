@@ -13,6 +13,9 @@
 #define FPROBE_KUNIT_OUTER_ADD	0x2000UL
 #define FPROBE_KUNIT_FILL_ADD	0x30000UL
 #define FPROBE_KUNIT_GLOB_ADD	0x400000UL
+#define FPROBE_KUNIT_WAIT_ADD	0x5000000UL
+
+struct completion;
 
 /* inner(x) = x + INNER_ADD; outer(x) = inner(x + 1) + OUTER_ADD */
 unsigned long fprobe_kunit_inner(unsigned long x);
@@ -28,6 +31,9 @@ unsigned long fprobe_kunit_fill(unsigned long x);
  */
 unsigned long fprobe_kunit_recurse(unsigned long depth,
 				   const unsigned long *stop);
+
+/* wait(go, x) = x + WAIT_ADD, once @go is completed: a call that sleeps */
+unsigned long fprobe_kunit_wait(struct completion *go, unsigned long x);
 
 /* globN(x) = x + N * GLOB_ADD, for the glob registration cases */
 unsigned long fprobe_kunit_glob1(unsigned long x);

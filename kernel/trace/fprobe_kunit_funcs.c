@@ -10,6 +10,7 @@
  * being treated as pure.  A barrier after a call keeps it from becoming a
  * tail call, which would hand the callee this function's return address.
  */
+#include <linux/completion.h>
 #include <linux/compiler.h>
 
 #include "fprobe_kunit.h"
@@ -45,6 +46,13 @@ noinline unsigned long fprobe_kunit_recurse(unsigned long depth,
 	sum += fprobe_kunit_recurse(depth - 1, stop);
 	barrier();
 	return sum;
+}
+
+noinline unsigned long fprobe_kunit_wait(struct completion *go, unsigned long x)
+{
+	wait_for_completion(go);
+	barrier();
+	return x + FPROBE_KUNIT_WAIT_ADD;
 }
 
 noinline unsigned long fprobe_kunit_glob1(unsigned long x)
