@@ -290,6 +290,33 @@ static void fprobe_count_nested(unsigned long ip, u8 kind)
 
 NOKPROBE_SYMBOL(fprobe_count_nested);
 
+/*
+ * Start a hit of @kind at @ip: preemption off, RCU watching, no handler
+ * running in this context already.  Returns the bit for fprobe_hit_end(),
+ * or 0 when the hit runs no handler (a nested one is counted as missed);
+ * preemption is then on again.
+ */
+static __always_inline unsigned int fprobe_hit_begin(unsigned long ip, u8 kind)
+{
+	unsigned int bit;
+
+	preempt_disable_notrace();
+	if (likely(fprobe_rcu_ok())) {
+		bit = fprobe_busy_enter();
+		if (likely(bit))
+			return bit;
+		fprobe_count_nested(ip, kind);
+	}
+	preempt_enable_notrace();
+	return 0;
+}
+
+static __always_inline void fprobe_hit_end(unsigned int bit)
+{
+	fprobe_busy_exit(bit);
+	preempt_enable_notrace();
+}
+
 /* FPROBE_FL_KPROBE_SHARED probes skip their handlers while a kprobe runs. */
 static __always_inline bool fprobe_kprobe_blocks(unsigned int flags)
 {
@@ -331,14 +358,9 @@ static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	unsigned int link, bit, flags;
 	struct fprobe *fp;
 
-	preempt_disable_notrace();
-	if (unlikely(!fprobe_rcu_ok()))
-		goto out;
-	bit = fprobe_busy_enter();
-	if (unlikely(!bit)) {
-		fprobe_count_nested(ip, FPROBE_KIND_ENTRY);
-		goto out;
-	}
+	bit = fprobe_hit_begin(ip, FPROBE_KIND_ENTRY);
+	if (!bit)
+		return;
 
 	for (node = fprobe_first(ip, &link); node; node = fprobe_next(node, link)) {
 		if (node->kind != FPROBE_KIND_ENTRY)
@@ -354,9 +376,7 @@ static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 		fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL);
 	}
 
-	fprobe_busy_exit(bit);
-out:
-	preempt_enable_notrace();
+	fprobe_hit_end(bit);
 }
 
 NOKPROBE_SYMBOL(fprobe_ftrace_entry);
@@ -478,18 +498,13 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 	unsigned int link, bit;
 	unsigned long *retp;
 
-	preempt_disable_notrace();
-	if (unlikely(!fprobe_rcu_ok()))
-		goto out;
-	bit = fprobe_busy_enter();
-	if (unlikely(!bit)) {
-		fprobe_count_nested(ip, FPROBE_KIND_GRAPH);
-		goto out;
-	}
+	bit = fprobe_hit_begin(ip, FPROBE_KIND_GRAPH);
+	if (!bit)
+		return;
 
 	first = fprobe_first(ip, &link);
 	if (unlikely(!first))
-		goto busy;
+		goto out;
 	/* The return-address slot: the stack pointer at the function's entry. */
 	retp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 	if (likely(first->kind == FPROBE_KIND_GRAPH &&
@@ -498,10 +513,8 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 		fprobe_exit_entry_one(first, ip, parent_ip, fregs, retp);
 	else
 		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs, retp);
-busy:
-	fprobe_busy_exit(bit);
 out:
-	preempt_enable_notrace();
+	fprobe_hit_end(bit);
 }
 
 NOKPROBE_SYMBOL(fprobe_exit_entry);
