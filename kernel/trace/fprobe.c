@@ -1150,6 +1150,19 @@ static void fprobe_detach(struct fprobe_binding *b)
 
 /* ---- registration API ------------------------------------------------------- */
 
+/* Turn function addresses into their call sites; false if one has none. */
+static bool fprobe_to_sites(unsigned long *addrs, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		addrs[i] = ftrace_location(addrs[i]);
+		if (!addrs[i])
+			return false;
+	}
+	return true;
+}
+
 /* Sort and de-duplicate the call sites, then attach. */
 static int fprobe_register_sites(struct fprobe *fp, unsigned long *ips,
 				 unsigned int nr)
@@ -1251,7 +1264,7 @@ EXPORT_SYMBOL_GPL(register_fprobe);
 int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 {
 	unsigned long *ips;
-	int i, ret;
+	int ret;
 
 	ret = fprobe_check(fp);
 	if (ret || !addrs || num <= 0)
@@ -1260,15 +1273,11 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 	ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
 	if (!ips)
 		return -ENOMEM;
-	for (i = 0; i < num; i++) {
-		ips[i] = ftrace_location(addrs[i]);
-		if (!ips[i]) {
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	ret = fprobe_register_sites(fp, ips, num);
-out:
+	memcpy(ips, addrs, num * sizeof(*ips));
+	if (fprobe_to_sites(ips, num))
+		ret = fprobe_register_sites(fp, ips, num);
+	else
+		ret = -EINVAL;
 	kvfree(ips);
 	return ret;
 }
@@ -1320,16 +1329,10 @@ int register_fprobe_syms(struct fprobe *fp, const char **syms, int num)
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (ftrace_lookup_symbols(names, nr, addrs)) {
+	if (ftrace_lookup_symbols(names, nr, addrs) ||
+	    !fprobe_to_sites(addrs, nr)) {
 		ret = -ENOENT;
 		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		addrs[i] = ftrace_location(addrs[i]);
-		if (!addrs[i]) {
-			ret = -ENOENT;
-			goto out;
-		}
 	}
 	ret = fprobe_register_sites(fp, addrs, nr);
 out:
