@@ -1139,6 +1139,52 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 	return 0;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * An ip-modifier: the direct calls on its functions are asked to share
+ * them first (ftrace_direct.c), under direct_mutex so that none comes or
+ * goes meanwhile.
+ */
+static int ftrace_startup_ipmodify(struct ftrace_ops *ops)
+{
+	int ret;
+
+	guard(mutex)(&direct_mutex);
+	ret = ftrace_direct_share_prepare(ops);
+	if (ret)
+		return ret;
+	scoped_guard(mutex, &ftrace_lock)
+		ret = ftrace_startup(ops, 0);
+	if (ret)
+		ftrace_direct_share_cleanup();
+	return ret;
+}
+
+static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
+{
+	int ret;
+
+	guard(mutex)(&direct_mutex);
+	scoped_guard(mutex, &ftrace_lock)
+		ret = ftrace_shutdown(ops, 0);
+	if (!ret)
+		ftrace_direct_share_cleanup();
+	return ret;
+}
+#else
+static int ftrace_startup_ipmodify(struct ftrace_ops *ops)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
+}
+
+static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_shutdown(ops, 0);
+}
+#endif
+
 /**
  * register_ftrace_function - start calling an ops' function
  * @ops: the ops; only ->func is required
@@ -1149,16 +1195,26 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
  * The callback and everything it calls must be notrace.  Callbacks of
  * several ops on one function run in registration order.
  *
- * Context: process context; takes ftrace_lock; may sleep.
+ * An IPMODIFY ops may share a function with a direct call (a BPF
+ * trampoline) if the direct ops' ops_func agrees
+ * (FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER), never with another
+ * IPMODIFY ops.
+ *
+ * Context: process context; takes direct_mutex (IPMODIFY ops) and
+ * ftrace_lock; may sleep.
  * Return: 0; -EINVAL for an ops without func, or an IPMODIFY ops without
  * FTRACE_OPS_FL_SAVE_REGS or without a filter; -EBUSY if @ops is
  * registered already, if it is PERMANENT while ftrace_enabled is 0, or if
- * it would share a function with another IPMODIFY or direct ops; -ENOMEM;
+ * it would share a function with another IPMODIFY ops or with a direct
+ * ops that has no ops_func; the error of a direct ops' ops_func; -ENOMEM;
  * -ENODEV if ftrace is dead.  On error nothing changed.
  */
 int register_ftrace_function(struct ftrace_ops *ops)
 {
 	ftrace_ops_init(ops);
+
+	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+		return ftrace_startup_ipmodify(ops);
 
 	guard(mutex)(&ftrace_lock);
 	return ftrace_startup(ops, 0);
@@ -1172,11 +1228,18 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  * When this returns 0, no function calls @ops any more and no CPU or task
  * is still running its callback, so @ops may be freed or reused.
  *
- * Context: process context; takes ftrace_lock; sleeps.
+ * The owners of direct calls that shared a function with an IPMODIFY
+ * @ops are told FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER afterwards.
+ *
+ * Context: process context; takes direct_mutex (IPMODIFY ops) and
+ * ftrace_lock; sleeps.
  * Return: 0; -EBUSY if @ops is not registered; -ENODEV if ftrace is dead.
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
+	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+		return ftrace_shutdown_ipmodify(ops);
+
 	guard(mutex)(&ftrace_lock);
 	return ftrace_shutdown(ops, 0);
 }

@@ -38,6 +38,26 @@
  *    so a probe always ends.
  *  - direct_ops_func() reads nothing but ops->direct_call, so it needs no
  *    RCU protection and may run where RCU is not watching.
+ *
+ * Sharing a site with an ip-modifier
+ *   An IPMODIFY ops (livepatch) and a direct call (a BPF trampoline) on one
+ *   function only work together if the trampoline calls on to wherever the
+ *   ip-modifier sent the call, which only its owner can arrange.  So the
+ *   owner is asked through ops->ops_func, and a site may hold one of each
+ *   only if its slot says the owner agreed (slot->shared; the patcher
+ *   refuses the site otherwise):
+ *  - a direct ops registered on a function that has an ip-modifier is
+ *    asked FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF, with direct_mutex
+ *    and ftrace_lock held;
+ *  - before an IPMODIFY ops is registered, the owner of each direct call
+ *    on its functions is asked FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER,
+ *    with direct_mutex held only (the owner may then move its trampoline
+ *    with modify_ftrace_direct_nolock());
+ *  - after an ip-modifier left a shared site (unregistered, or its
+ *    registration failed), the owner is told DISABLE_SHARE_IPMODIFY_PEER.
+ *   A direct ops without ops_func, or whose ops_func says no, keeps 6.12's
+ *   answer: the registration that would share fails (-EBUSY, or the
+ *   owner's error) and nothing changes.
  */
 #include <linux/ftrace.h>
 #include <linux/hash.h>
@@ -70,6 +90,7 @@ struct direct_slot {
 	unsigned long		ip;	/* 0: never used */
 	unsigned long		addr;	/* trampoline; 0 in a tombstone */
 	struct ftrace_ops	*ops;	/* owner; NULL in a tombstone */
+	bool			shared;	/* owner agreed to an ip-modifier here */
 };
 
 struct direct_map {
@@ -162,8 +183,10 @@ static struct direct_map *direct_map_with(struct direct_map *old,
 	for (i = 0; old && i <= old->mask; i++) {
 		struct direct_slot *slot = &old->slots[i];
 
-		if (slot->ops)
+		if (slot->ops) {
 			direct_map_put(map, slot->ip, slot->addr, slot->ops);
+			direct_map_find(map, slot->ip)->shared = slot->shared;
+		}
 	}
 
 	for_each_hash_entry(hash, bucket, entry)
@@ -199,6 +222,7 @@ static void direct_map_drop(struct ftrace_ops *ops)
 			continue;
 		WRITE_ONCE(slot->addr, 0);
 		WRITE_ONCE(slot->ops, NULL);
+		slot->shared = false;
 		map->live--;
 	}
 
@@ -295,12 +319,52 @@ static int direct_ops_check_live(struct ftrace_ops *ops)
 	return 0;
 }
 
+/* Ask a direct ops' owner through its ops_func; without one, it is a no. */
+static int direct_ask_owner(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	return ops->ops_func ? ops->ops_func(ops, cmd) : -EBUSY;
+}
+
+/* Does an ip-modifier hold the site at @ip?  Caller holds ftrace_lock. */
+static bool direct_site_has_ipmodify(unsigned long ip)
+{
+	struct dyn_ftrace *rec = ftrace_site_lookup(ip);
+
+	return rec && (rec->flags & FTRACE_FL_IPMODIFY);
+}
+
+static bool direct_hash_has_ipmodify(struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *entry;
+	unsigned long bucket;
+
+	for_each_hash_entry(hash, bucket, entry) {
+		if (direct_site_has_ipmodify(entry->ip))
+			return true;
+	}
+	return false;
+}
+
+/* The owner agreed (SELF): mark the slots of @hash's ip-modifier sites. */
+static void direct_map_share_ipmodify_sites(struct direct_map *map,
+					    struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *entry;
+	unsigned long bucket;
+
+	for_each_hash_entry(hash, bucket, entry) {
+		if (direct_site_has_ipmodify(entry->ip))
+			direct_map_find(map, entry->ip)->shared = true;
+	}
+}
+
 static int direct_register_locked(struct ftrace_ops *ops, unsigned long addr)
 {
 	struct direct_map *old = direct_map_locked();
 	unsigned long saved_flags = ops->flags;
 	struct ftrace_hash *hash;
 	struct direct_map *map;
+	bool shared;
 	int err;
 
 	/* In use (by us or as a plain ops), or never given a filter. */
@@ -317,9 +381,17 @@ static int direct_register_locked(struct ftrace_ops *ops, unsigned long addr)
 	if (direct_hash_taken(old, hash))
 		return -EBUSY;
 
+	/* An ip-modifier holds some of the functions: may we join it? */
+	shared = direct_hash_has_ipmodify(hash);
+	err = shared ? direct_ask_owner(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF) : 0;
+	if (err)
+		return err;
+
 	map = direct_map_with(old, hash, ops, addr);
 	if (!map)
 		return -ENOMEM;
+	if (shared)
+		direct_map_share_ipmodify_sites(map, hash);
 
 	/*
 	 * trampoline = ftrace_regs_caller: a lone site never uses it (the
@@ -519,3 +591,175 @@ int modify_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
 	return err;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
+
+/* ---- sharing with ip-modifiers ------------------------------------------ */
+
+/**
+ * ftrace_direct_shares_ip - may the direct call at @ip share its site?
+ * @ip: a call site
+ *
+ * Context: ftrace_lock held (the patcher, building a site generation).
+ * Return: true if a direct ops owns @ip and agreed to share it with an
+ * IPMODIFY ops.
+ */
+bool ftrace_direct_shares_ip(unsigned long ip)
+{
+	struct direct_slot *slot = direct_map_find(direct_map_locked(), ip);
+
+	return slot && slot->ops && slot->shared;
+}
+
+/* Add @ops to @owners[0..*nr) unless it is there. */
+static void direct_owner_add(struct ftrace_ops **owners, unsigned int *nr,
+			     struct ftrace_ops *ops)
+{
+	unsigned int i;
+
+	for (i = 0; i < *nr; i++)
+		if (owners[i] == ops)
+			return;
+	owners[(*nr)++] = ops;
+}
+
+/*
+ * The owners of unshared direct calls on the functions of @hash, in a new
+ * array (*@owners, NULL when there are none).  Caller holds ftrace_lock.
+ */
+static int direct_owners_on(struct ftrace_hash *hash,
+			    struct ftrace_ops ***owners, unsigned int *nr)
+{
+	struct direct_map *map = direct_map_locked();
+	struct ftrace_func_entry *entry;
+	unsigned long bucket;
+
+	*owners = NULL;
+	*nr = 0;
+	if (!map || ftrace_hash_empty(hash))
+		return 0;
+
+	for_each_hash_entry(hash, bucket, entry) {
+		struct direct_slot *slot = direct_map_find(map, entry->ip);
+
+		if (!slot || !slot->ops || slot->shared)
+			continue;
+		if (!*owners) {
+			*owners = kcalloc(map->live, sizeof(**owners), GFP_KERNEL);
+			if (!*owners)
+				return -ENOMEM;
+		}
+		direct_owner_add(*owners, nr, slot->ops);
+	}
+	return 0;
+}
+
+/**
+ * ftrace_direct_share_prepare - ask direct calls to make room for an ip-modifier
+ * @ops: an IPMODIFY ops about to be registered
+ *
+ * Every direct ops that owns a function of @ops' filter is asked, through
+ * its ops_func, to share the function with an ip-modifier
+ * (FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER); once all agreed, their
+ * slots are marked so that the patcher lets the sites be shared.  If one
+ * has no ops_func nothing is asked; if one refuses, those that agreed are
+ * told DISABLE_SHARE_IPMODIFY_PEER again.  After a failed registration of
+ * @ops, ftrace_direct_share_cleanup() undoes a successful prepare.
+ *
+ * Context: direct_mutex held, ftrace_lock not held; may sleep.
+ * Return: 0; -EBUSY if a direct ops on these functions has no ops_func;
+ * the error of an ops_func; -ENOMEM.
+ */
+int ftrace_direct_share_prepare(struct ftrace_ops *ops)
+{
+	struct ftrace_func_entry *entry;
+	struct ftrace_ops **owners;
+	struct ftrace_hash *hash;
+	unsigned long bucket;
+	unsigned int nr, i;
+	int err;
+
+	lockdep_assert_held(&direct_mutex);
+
+	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY) || !ops->func_hash)
+		return 0;
+
+	mutex_lock(&ftrace_lock);
+	hash = rcu_dereference_protected(ops->func_hash->filter_hash,
+					 lockdep_is_held(&ftrace_lock));
+	err = direct_owners_on(hash, &owners, &nr);
+	mutex_unlock(&ftrace_lock);
+	if (err || !nr)
+		return err;
+
+	for (i = 0; i < nr; i++) {
+		if (!owners[i]->ops_func) {
+			err = -EBUSY;
+			goto out;
+		}
+	}
+	for (i = 0; i < nr && !err; i++)
+		err = direct_ask_owner(owners[i],
+				       FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER);
+	if (err) {
+		/* owners[i - 1] said no; those before it said yes. */
+		for (i--; i > 0; i--)
+			direct_ask_owner(owners[i - 1],
+					 FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+		goto out;
+	}
+
+	/* direct_mutex kept the map's owners as they were. */
+	mutex_lock(&ftrace_lock);
+	hash = rcu_dereference_protected(ops->func_hash->filter_hash,
+					 lockdep_is_held(&ftrace_lock));
+	for_each_hash_entry(hash, bucket, entry) {
+		struct direct_slot *slot = direct_map_find(direct_map_locked(),
+							   entry->ip);
+
+		if (slot && slot->ops)
+			slot->shared = true;
+	}
+	mutex_unlock(&ftrace_lock);
+out:
+	kfree(owners);
+	return err;
+}
+
+/**
+ * ftrace_direct_share_cleanup - end the sharing of sites an ip-modifier left
+ *
+ * For every shared direct-call site that no ip-modifier holds any more,
+ * the mark is cleared and the owner is told
+ * FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER (once per owner).  Called
+ * after an IPMODIFY ops was unregistered or failed to register.
+ *
+ * Context: direct_mutex held, ftrace_lock not held; may sleep.
+ */
+void ftrace_direct_share_cleanup(void)
+{
+	struct ftrace_ops **owners = NULL;
+	struct direct_map *map;
+	unsigned int nr = 0, i;
+
+	lockdep_assert_held(&direct_mutex);
+
+	mutex_lock(&ftrace_lock);
+	map = direct_map_locked();
+	for (i = 0; map && i <= map->mask; i++) {
+		struct direct_slot *slot = &map->slots[i];
+
+		if (!slot->ops || !slot->shared ||
+		    direct_site_has_ipmodify(slot->ip))
+			continue;
+		slot->shared = false;
+		if (!owners)
+			owners = kcalloc(map->live, sizeof(*owners), GFP_KERNEL);
+		/* Without memory the owner is not told; the site is unshared. */
+		if (owners)
+			direct_owner_add(owners, &nr, slot->ops);
+	}
+	mutex_unlock(&ftrace_lock);
+
+	for (i = 0; i < nr; i++)
+		direct_ask_owner(owners[i], FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+	kfree(owners);
+}

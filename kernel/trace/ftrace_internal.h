@@ -321,6 +321,24 @@ int ftrace_probes_show_line(struct seq_file *m, struct trace_array *tr,
 /* Serialises the direct-call API; taken before ftrace_lock. */
 extern struct mutex direct_mutex;
 unsigned long ftrace_find_rec_direct(unsigned long ip);
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/* Sites shared by a direct call and an ip-modifier (ops_func agreed). */
+bool ftrace_direct_shares_ip(unsigned long ip);
+int ftrace_direct_share_prepare(struct ftrace_ops *ops);
+void ftrace_direct_share_cleanup(void);
+#else
+static inline bool ftrace_direct_shares_ip(unsigned long ip)
+{
+	return false;
+}
+
+static inline int ftrace_direct_share_prepare(struct ftrace_ops *ops)
+{
+	return 0;
+}
+
+static inline void ftrace_direct_share_cleanup(void) { }
+#endif
 
 /* ---- ftrace_files.c, ftrace_pid.c, ftrace_profile.c ------------------ */
 

@@ -901,6 +901,208 @@ static void ipmodify_clash_on_filter_change_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p2->hits[FK_B]), fk_funcs[FK_B].calls);
 }
 
+/* ---- an ip-modifier and a direct call on one function ------------------ */
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#include <asm/nospec-branch.h>
+
+/*
+ * A direct-call trampoline that only counts: it touches no register but
+ * the flags and returns to the address below it, which is the traced
+ * function's body (a site that calls it directly) or wherever an
+ * ip-modifier sent the call (a site shared through ftrace_regs_caller).
+ */
+unsigned long fk_tramp_hits;
+void fk_direct_tramp(void);
+asm("	.pushsection .text, \"ax\", @progbits\n"
+	"	.type fk_direct_tramp, @function\n"
+	"	.globl fk_direct_tramp\n"
+	"fk_direct_tramp:\n"
+	ASM_ENDBR
+	CALL_DEPTH_ACCOUNT "\n"
+	"	lock incq fk_tramp_hits(%rip)\n"
+	ASM_RET
+	"	.size fk_direct_tramp, .-fk_direct_tramp\n"
+	"	.popsection\n"
+);
+
+/* A direct ops that counts the commands its ops_func gets. */
+struct fk_direct {
+	struct ftrace_ops	ops;
+	int			answer;		/* to the ENABLE_* commands */
+	unsigned int		cmds[3];	/* per enum ftrace_ops_cmd */
+	bool			registered;
+};
+
+static int fk_direct_ops_func(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
+{
+	struct fk_direct *d = container_of(op, struct fk_direct, ops);
+
+	if (cmd >= ARRAY_SIZE(d->cmds))
+		return -EINVAL;
+	d->cmds[cmd]++;
+	return cmd == FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER ? 0 : d->answer;
+}
+
+static void fk_direct_release(void *arg)
+{
+	struct fk_direct *d = arg;
+
+	if (d->registered &&
+	    unregister_ftrace_direct(&d->ops, (unsigned long)fk_direct_tramp, false))
+		return;
+	ftrace_free_filter(&d->ops);
+}
+
+/* A direct ops on ftrace_kunit_redirect_from(), with or without ops_func. */
+static struct fk_direct *fk_direct_new(struct kunit *test, bool with_ops_func,
+				       int answer)
+{
+	struct fk_direct *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->answer = answer;
+	if (with_ops_func)
+		d->ops.ops_func = fk_direct_ops_func;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_direct_release, d), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&d->ops, fk_site[FK_FROM], 0, 1), 0);
+	return d;
+}
+
+static int fk_direct_register(struct fk_direct *d)
+{
+	int ret = register_ftrace_direct(&d->ops, (unsigned long)fk_direct_tramp);
+
+	if (!ret)
+		d->registered = true;
+	return ret;
+}
+
+static int fk_direct_unregister(struct fk_direct *d)
+{
+	int ret = unregister_ftrace_direct(&d->ops, (unsigned long)fk_direct_tramp,
+					   false);
+
+	if (!ret)
+		d->registered = false;
+	return ret;
+}
+
+/* Call ftrace_kunit_redirect_from() once: which body ran, did the tramp? */
+static void fk_expect_call(struct kunit *test, unsigned long add, bool tramp)
+{
+	unsigned long hits = READ_ONCE(fk_tramp_hits);
+
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + add);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fk_tramp_hits), hits + tramp);
+}
+
+#define FK_CMD_SELF	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF
+#define FK_CMD_PEER	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER
+#define FK_CMD_UNPEER	FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER
+
+/* Without ops_func a direct call shares with no ip-modifier, either way. */
+static void direct_ipmodify_need_ops_func(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	struct fk_direct *d = fk_direct_new(test, false, 0);
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_ASSERT_EQ(test, fk_direct_register(d), 0);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, true);
+	KUNIT_EXPECT_EQ(test, fk_register(p), -EBUSY);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, true);
+	KUNIT_ASSERT_EQ(test, fk_direct_unregister(d), 0);
+
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_EQ(test, fk_direct_register(d), -EBUSY);
+	fk_expect_call(test, FTRACE_KUNIT_TO_ADD, false);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 1);
+}
+
+/* Direct call first: PEER before the ip-modifier comes, UNPEER after. */
+static void direct_then_ipmodify_shared(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	struct fk_direct *d = fk_direct_new(test, true, 0);
+	unsigned long to_runs, from_runs;
+	int i;
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_ASSERT_EQ(test, fk_direct_register(d), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_PEER], 1);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_SELF], 0);
+
+	/* Both act on every call: the trampoline, then the new body. */
+	from_runs = READ_ONCE(ftrace_kunit_from_runs);
+	to_runs = READ_ONCE(ftrace_kunit_to_runs);
+	for (i = 0; i < 4; i++)
+		fk_expect_call(test, FTRACE_KUNIT_TO_ADD, true);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ftrace_kunit_from_runs), from_runs);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ftrace_kunit_to_runs), to_runs + 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 4);
+
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_UNPEER], 1);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, true);
+	KUNIT_ASSERT_EQ(test, fk_direct_unregister(d), 0);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, false);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_PEER], 1);
+}
+
+/* Ip-modifier first: the direct ops is asked SELF when it registers. */
+static void ipmodify_then_direct_shared(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	struct fk_direct *d = fk_direct_new(test, true, 0);
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_ASSERT_EQ(test, fk_direct_register(d), 0);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_SELF], 1);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_PEER], 0);
+	fk_expect_call(test, FTRACE_KUNIT_TO_ADD, true);
+
+	KUNIT_ASSERT_EQ(test, fk_direct_unregister(d), 0);
+	fk_expect_call(test, FTRACE_KUNIT_TO_ADD, false);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, false);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 2);
+	/* The direct ops had left: nobody to tell. */
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_UNPEER], 0);
+}
+
+/* An ops_func that says no: its error, and nothing changed. */
+static void direct_ipmodify_refusal_kept(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+	struct fk_direct *d = fk_direct_new(test, true, -EAGAIN);
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_ASSERT_EQ(test, fk_direct_register(d), 0);
+	KUNIT_EXPECT_EQ(test, fk_register(p), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_PEER], 1);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_UNPEER], 0);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, true);
+	KUNIT_ASSERT_EQ(test, fk_direct_unregister(d), 0);
+
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_EQ(test, fk_direct_register(d), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_SELF], 1);
+	fk_expect_call(test, FTRACE_KUNIT_TO_ADD, false);
+
+	/* Once it agrees, the retry works (what a BPF trampoline does). */
+	d->answer = 0;
+	KUNIT_ASSERT_EQ(test, fk_direct_register(d), 0);
+	fk_expect_call(test, FTRACE_KUNIT_TO_ADD, true);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	KUNIT_EXPECT_EQ(test, d->cmds[FK_CMD_UNPEER], 1);
+	fk_expect_call(test, FTRACE_KUNIT_FROM_ADD, true);
+}
+#endif
+
 /*
  * The callback calls the function it hooks.  The recursion guard the core
  * wraps around it (the ftrace_test_recursion_trylock() bits) lets one
@@ -1120,6 +1322,12 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(ipmodify_redirects_call),
 	KUNIT_CASE(ipmodify_second_ops_busy),
 	KUNIT_CASE(ipmodify_clash_on_filter_change_busy),
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+	KUNIT_CASE(direct_ipmodify_need_ops_func),
+	KUNIT_CASE(direct_then_ipmodify_shared),
+	KUNIT_CASE(ipmodify_then_direct_shared),
+	KUNIT_CASE(direct_ipmodify_refusal_kept),
+#endif
 	KUNIT_CASE(recursion_flag_blocks_reentry),
 	KUNIT_CASE(rcu_flag_called_where_rcu_watches),
 	KUNIT_CASE(permanent_ops_blocks_disable),

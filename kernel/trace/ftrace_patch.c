@@ -297,12 +297,26 @@ static unsigned int site_ops_set_flags(const struct ftrace_ops *ops)
 	return flags;
 }
 
-/* One site cannot serve two ip-modifiers, two direct calls, or one of each. */
+/*
+ * One site cannot serve two ip-modifiers or two direct calls.  An
+ * ip-modifier and a direct call may share a site where the direct ops
+ * agreed to (its ops_func); site_build_add() checks that per site, since
+ * a set serves many sites.
+ */
 static bool site_set_flags_clash(unsigned int have, unsigned int add)
 {
-	unsigned int exclusive = FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT;
+	return have & add & (FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT);
+}
 
-	return (have & exclusive) && (add & exclusive);
+#define SITE_SET_SHARED	(FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT)
+
+/* A set with both an ip-modifier and a direct call, on a site not agreed. */
+static bool site_set_share_refused(const struct ftrace_site_set *set,
+				   const struct dyn_ftrace *rec)
+{
+	if ((set->flags & SITE_SET_SHARED) != SITE_SET_SHARED)
+		return false;
+	return !ftrace_direct_shares_ip(rec->ip);
 }
 
 /* The set @prev plus @ops (appended: list order is kept), newly made. */
@@ -334,9 +348,9 @@ static struct ftrace_site_set *site_set_extend(struct site_build *b,
 	return set;
 }
 
-/* Make the record at scratch index @i wanted by @ops too. */
+/* Make @rec, at scratch index @i, wanted by @ops too. */
 static int site_build_add(struct site_build *b, unsigned int i,
-			  struct ftrace_ops *ops)
+			  const struct dyn_ftrace *rec, struct ftrace_ops *ops)
 {
 	struct ftrace_site_set *prev = b->scratch[i].set;
 	struct ftrace_site_set *next;
@@ -363,6 +377,9 @@ static int site_build_add(struct site_build *b, unsigned int i,
 			site_set_node(prev)->memo_next = next;
 		}
 	}
+
+	if (site_set_share_refused(next, rec))
+		return -EBUSY;
 
 	if (!prev)
 		b->entries++;
@@ -434,7 +451,7 @@ static int site_build_scan(struct site_build *b, struct ftrace_ops *ops,
 				continue;
 			if (test && !ftrace_ops_or_subops_want_ip(ops, rec->ip))
 				continue;
-			err = site_build_add(b, b->spans[k].base + i, ops);
+			err = site_build_add(b, b->spans[k].base + i, rec, ops);
 			if (err)
 				return err;
 		}
@@ -465,7 +482,7 @@ static int site_build_hash(struct site_build *b, struct ftrace_ops *ops,
 		i = site_build_index(b, rec);
 		if (i == UINT_MAX)
 			continue;
-		err = site_build_add(b, i, ops);
+		err = site_build_add(b, i, rec, ops);
 		if (err)
 			return err;
 	}
