@@ -446,12 +446,25 @@ static inline bool tparg_is_function_return(unsigned int flags)
  * argument being parsed within its argv word, for error positions.
  * Release with traceprobe_finish_parse().
  */
+struct btf;
+struct btf_param;
+struct btf_type;
+
+/*
+ * The funcname's BTF prototype (PROBE_EVENTS_BTF_ARGS): looked up on first
+ * use by the library, released by traceprobe_finish_parse().
+ */
 struct traceprobe_parse_context {
 	struct trace_event_call	*event;		/* eprobe: attached event */
 	const char		*funcname;	/* probed function, or NULL */
 	struct trace_probe	*tp;		/* probe being built */
 	unsigned int		flags;		/* TPARG_FL_* */
 	int			offset;
+	struct btf		*btf;		/* holds a reference, or NULL */
+	const struct btf_type	*proto;		/* BTF_KIND_FUNC_PROTO, or NULL */
+	const struct btf_param	*params;
+	s32			nr_params;
+	bool			btf_queried;	/* looked up already */
 };
 
 int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *argv,

@@ -31,6 +31,54 @@ void tprobe_log_get_last(struct tprobe_log_last *last);
 void tprobe_log_forget_last(void);
 
 /*
+ * BTF view of the probed function (trace_probe_btf.c), built with
+ * CONFIG_PROBE_EVENTS_BTF_ARGS.  tprobe_btf_query() fills ctx->btf,
+ * ctx->proto, ctx->params and ctx->nr_params; the other helpers need a
+ * successful query.  "nth" counts the parameters the user sees from 0.
+ */
+#define TPROBE_BTF_TYPE_LEN	40	/* "s64", "x64", "b<W>@<O>/<C>" */
+
+struct tprobe_btf_member {
+	u32			bit_offset;	/* from the containing type */
+	u32			bit_size;	/* bitfield width, or 0 */
+	const struct btf_type	*type;		/* modifiers skipped */
+};
+
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+int tprobe_btf_query(struct traceprobe_parse_context *ctx);
+void tprobe_btf_release(struct traceprobe_parse_context *ctx);
+int tprobe_btf_nr_args(const struct traceprobe_parse_context *ctx);
+const char *tprobe_btf_arg_name(const struct traceprobe_parse_context *ctx,
+				int nth);
+int tprobe_btf_arg_index(const struct traceprobe_parse_context *ctx,
+			 const char *name, size_t len);
+const struct btf_type *
+tprobe_btf_arg_type(const struct traceprobe_parse_context *ctx, int nth);
+const struct btf_type *
+tprobe_btf_ret_type(const struct traceprobe_parse_context *ctx);
+const struct btf_type *
+tprobe_btf_pointee(const struct traceprobe_parse_context *ctx,
+		   const struct btf_type *t);
+int tprobe_btf_member(const struct traceprobe_parse_context *ctx,
+		      const struct btf_type *t, const char *name, size_t len,
+		      struct tprobe_btf_member *m);
+bool tprobe_btf_is_char_ptr(const struct traceprobe_parse_context *ctx,
+			    const struct btf_type *t);
+bool tprobe_btf_is_char_array(const struct traceprobe_parse_context *ctx,
+			      const struct btf_type *t);
+const char *tprobe_btf_fetch_type(const struct btf_type *t, char *buf);
+#else
+static inline int tprobe_btf_query(struct traceprobe_parse_context *ctx)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void tprobe_btf_release(struct traceprobe_parse_context *ctx)
+{
+}
+#endif
+
+/*
  * Serialises dynamic event commands (defined in trace_dynevent.c); the
  * error log state belongs to the command holding it.  (Added by H1.)
  */

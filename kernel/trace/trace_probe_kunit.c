@@ -220,6 +220,9 @@ static struct trace_probe *tpk_new_probe(struct kunit *test, int nargs,
 	return tp;
 }
 
+/* The probed function that BTF arguments refer to, or NULL. */
+static const char *tpk_funcname;
+
 /* What happened to one definition's arguments. */
 struct tpk_run {
 	struct trace_probe *tp;
@@ -249,7 +252,9 @@ static void tpk_parse(struct kunit *test, unsigned int flags,
 	trace_probe_log_init("trace_probe_kunit", TPK_HEAD_WORDS + nargs, argv);
 	tprobe_log_forget_last();
 	for (i = 0; i < nargs; i++) {
-		struct traceprobe_parse_context ctx = { .flags = flags };
+		struct traceprobe_parse_context ctx = {
+			.flags = flags, .funcname = tpk_funcname,
+		};
 		int ret;
 
 		trace_probe_log_set_index(TPK_HEAD_WORDS + i);
@@ -780,8 +785,13 @@ static const struct tpk_bad_case tpk_bad_cases[] = {
 	  -E2BIG, TP_ERR_EVENT_TOO_BIG, 0 },
 	{ "bare_identifier_needs_btf_on_uprobe", UPROBE, 1, { "foo" },
 	  -EINVAL, TP_ERR_NOSUP_BTFARG, 0 },
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	{ "bare_identifier_needs_function_btf", KPROBE_FUNC, 1, { "foo" },
+	  -ENOENT, TP_ERR_NO_BTF_ENTRY, 0 },
+#else
 	{ "bare_identifier_needs_btf_on_kprobe", KPROBE_FUNC, 1, { "foo" },
 	  -EOPNOTSUPP, TP_ERR_NOSUP_BTFARG, 0 },
+#endif
 	{ "unknown_fetch_argument_rejected", UPROBE, 1, { "&1" },
 	  -EINVAL, TP_ERR_BAD_FETCH_ARG, 0 },
 };
@@ -807,6 +817,171 @@ static void invalid_arg_reports_error_and_caret(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, run.last.err, c->err);
 	KUNIT_EXPECT_EQ(test, run.last.pos, tpk_caret(c->args, c->nargs - 1, c->pos));
 }
+
+/* ---- BTF arguments ---- */
+
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#include <linux/fs.h>
+
+/*
+ * Parse @args as arguments of a probe on vfs_read(struct file *file,
+ * char __user *buf, size_t count, loff_t *pos), or of @func.
+ */
+static void tpk_parse_on(struct kunit *test, const char *func,
+			 unsigned int flags, const char * const *args, int nargs,
+			 struct tpk_run *run)
+{
+	tpk_funcname = func;
+	tpk_parse(test, flags, args, nargs, run);
+	tpk_funcname = NULL;
+}
+
+static void btf_params_named_and_typed(struct kunit *test)
+{
+	static const char * const args[] = {
+		"file", "count", "file->f_pos", "len=count:x32", "file->f_flags",
+	};
+	struct trace_probe *tp;
+	struct tpk_run run;
+
+	tpk_parse_on(test, "vfs_read", FPROBE, args, ARRAY_SIZE(args), &run);
+	KUNIT_ASSERT_EQ(test, run.ret, 0);
+	tp = run.tp;
+
+	KUNIT_EXPECT_STREQ(test, tp->args[0].name, "file");
+	KUNIT_EXPECT_STREQ(test, tp->args[0].type->name, "x64");
+	KUNIT_EXPECT_EQ(test, tp->args[0].code[0].op, FETCH_OP_ARG);
+	KUNIT_EXPECT_EQ(test, tp->args[0].code[0].param, 0);
+
+	KUNIT_EXPECT_STREQ(test, tp->args[1].name, "count");
+	KUNIT_EXPECT_STREQ(test, tp->args[1].type->name, "u64");
+	KUNIT_EXPECT_EQ(test, tp->args[1].code[0].param, 2);
+
+	/* A member: not a good name, so "argN"; the member's own type. */
+	KUNIT_EXPECT_STREQ(test, tp->args[2].name, "arg3");
+	KUNIT_EXPECT_STREQ(test, tp->args[2].type->name, "s64");
+	KUNIT_EXPECT_EQ(test, tp->args[2].code[1].op, FETCH_OP_ST_MEM);
+	KUNIT_EXPECT_EQ(test, tp->args[2].code[1].offset,
+			(int)offsetof(struct file, f_pos));
+	KUNIT_EXPECT_EQ(test, tp->args[2].code[1].size, 8);
+
+	/* A type written by the user wins. */
+	KUNIT_EXPECT_STREQ(test, tp->args[3].name, "len");
+	KUNIT_EXPECT_STREQ(test, tp->args[3].type->name, "x32");
+
+	KUNIT_EXPECT_STREQ(test, tp->args[4].type->name, "u32");
+	KUNIT_EXPECT_EQ(test, tp->args[4].code[1].offset,
+			(int)offsetof(struct file, f_flags));
+}
+
+static void btf_retval_typed_or_refused(struct kunit *test)
+{
+	static const char * const ret[] = { "$retval" };
+	struct tpk_run run;
+
+	tpk_parse_on(test, "vfs_read", KRETPROBE, ret, 1, &run);
+	KUNIT_ASSERT_EQ(test, run.ret, 0);
+	KUNIT_EXPECT_STREQ(test, run.tp->args[0].type->name, "s64");
+
+	/* kfree() returns nothing. */
+	tpk_parse_on(test, "kfree", KRETPROBE, ret, 1, &run);
+	KUNIT_EXPECT_EQ(test, run.ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, run.last.err, TP_ERR_NO_RETVAL);
+	KUNIT_EXPECT_EQ(test, run.last.pos, tpk_caret(ret, 0, 0));
+}
+
+static const struct tpk_bad_case tpk_btf_bad_cases[] = {
+	{ "no_such_parameter", FPROBE, 1, { "hoge" },
+	  -ENOENT, TP_ERR_NO_BTFARG, 0 },
+	{ "no_such_member_caret_at_member", FPROBE, 1, { "file->foo" },
+	  -ENOENT, TP_ERR_NO_BTF_FIELD, 6 },
+	{ "lone_hyphen_caret_at_hyphen", FPROBE, 1, { "file-.foo" },
+	  -EINVAL, TP_ERR_BAD_HYPHEN, 4 },
+	{ "string_of_a_struct_pointer_caret_at_start", FPROBE, 1, { "file:string" },
+	  -EINVAL, TP_ERR_BAD_TYPE4STR, 0 },
+	{ "arrow_on_an_integer", FPROBE, 1, { "c=count->x" },
+	  -EINVAL, TP_ERR_NO_PTR_STRCT, 9 },
+	{ "dot_on_a_pointer", FPROBE, 1, { "file.f_pos" },
+	  -EINVAL, TP_ERR_NO_PTR_STRCT, 5 },
+	{ "name_on_kprobe_at_offset", KPROBE_OFFS, 1, { "file" },
+	  -EINVAL, TP_ERR_NOSUP_BTFARG, 0 },
+};
+
+KUNIT_ARRAY_PARAM(tpk_btf_bad, tpk_btf_bad_cases, tpk_bad_desc);
+
+static void btf_bad_arg_reports_error_and_caret(struct kunit *test)
+{
+	const struct tpk_bad_case *c = test->param_value;
+	struct tpk_run run;
+
+	tpk_parse_on(test, "vfs_read", c->flags, c->args, c->nargs, &run);
+	KUNIT_EXPECT_EQ(test, run.failed_at, c->nargs - 1);
+	KUNIT_EXPECT_EQ(test, run.ret, c->ret);
+	KUNIT_EXPECT_EQ(test, run.last.err, c->err);
+	KUNIT_EXPECT_EQ(test, run.last.pos, tpk_caret(c->args, c->nargs - 1, c->pos));
+}
+
+/* Run traceprobe_expand_meta_args() on vfs_read's arguments. */
+static const char **tpk_expand(const char * const *args, int argc,
+			       int *new_argc, char *buf,
+			       struct tprobe_log_last *last)
+{
+	struct traceprobe_parse_context ctx = {
+		.flags = FPROBE, .funcname = "vfs_read",
+	};
+	const char *cmd[TPK_HEAD_WORDS + TPK_MAX_ARGS];
+	const char **argv = cmd + TPK_HEAD_WORDS;
+	const char **out;
+
+	memcpy(cmd, tpk_cmd_head, sizeof(tpk_cmd_head));
+	memcpy(argv, args, argc * sizeof(*args));
+	mutex_lock(&dyn_event_ops_mutex);
+	trace_probe_log_init("trace_probe_kunit", TPK_HEAD_WORDS + argc, cmd);
+	tprobe_log_forget_last();
+	out = traceprobe_expand_meta_args(argc, argv, new_argc, buf,
+					  MAX_BTF_ARGS_LEN, &ctx);
+	traceprobe_finish_parse(&ctx);
+	tprobe_log_get_last(last);
+	trace_probe_log_clear();
+	mutex_unlock(&dyn_event_ops_mutex);
+	return out;
+}
+
+static void btf_meta_args_expand_to_names(struct kunit *test)
+{
+	static const char * const all[] = { "$comm", "$arg*" };
+	static const char * const nth[] = { "$arg3:x32", "$arg2" };
+	static const char * const over[] = { "$arg9" };
+	char buf[MAX_BTF_ARGS_LEN];
+	struct tprobe_log_last last;
+	const char **out;
+	int n = 0;
+
+	out = tpk_expand(all, ARRAY_SIZE(all), &n, buf, &last);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(out));
+	KUNIT_EXPECT_EQ(test, n, 5);
+	if (n == 5) {
+		KUNIT_EXPECT_STREQ(test, out[0], "$comm");
+		KUNIT_EXPECT_STREQ(test, out[1], "file");
+		KUNIT_EXPECT_STREQ(test, out[2], "buf");
+		KUNIT_EXPECT_STREQ(test, out[3], "count");
+		KUNIT_EXPECT_STREQ(test, out[4], "pos");
+	}
+	kfree(out);
+
+	out = tpk_expand(nth, ARRAY_SIZE(nth), &n, buf, &last);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(out));
+	KUNIT_EXPECT_EQ(test, n, 2);
+	KUNIT_EXPECT_STREQ(test, out[0], "count:x32");
+	KUNIT_EXPECT_STREQ(test, out[1], "buf");
+	kfree(out);
+
+	out = tpk_expand(over, ARRAY_SIZE(over), &n, buf, &last);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(out), -ENOENT);
+	KUNIT_EXPECT_EQ(test, last.err, TP_ERR_NO_BTFARG);
+	KUNIT_EXPECT_EQ(test, last.pos, tpk_caret(over, 0, 0));
+}
+#endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
 
 /* ---- event names ---- */
 
@@ -1254,6 +1429,12 @@ static struct kunit_case trace_probe_kunit_cases[] = {
 	KUNIT_CASE_PARAM(valid_arg_compiles_as_upstream, tpk_arg_gen_params),
 	KUNIT_CASE_PARAM(definition_lists_fields_and_print_fmt, tpk_def_gen_params),
 	KUNIT_CASE_PARAM(invalid_arg_reports_error_and_caret, tpk_bad_gen_params),
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	KUNIT_CASE(btf_params_named_and_typed),
+	KUNIT_CASE(btf_retval_typed_or_refused),
+	KUNIT_CASE_PARAM(btf_bad_arg_reports_error_and_caret, tpk_btf_bad_gen_params),
+	KUNIT_CASE(btf_meta_args_expand_to_names),
+#endif
 	KUNIT_CASE_PARAM(event_name_splits_group_and_event, tpk_name_gen_params),
 	KUNIT_CASE_PARAM(symbol_offset_is_split, tpk_symoff_gen_params),
 	KUNIT_CASE(symbol_offset_needs_result_pointer),

@@ -40,8 +40,20 @@
  *
  * Context: all of this runs in process context with dyn_event_ops_mutex
  * held (the error log requires it), except store_trace_entry_data(), which
- * runs in the probe handler.  Arguments whose type would need BTF are not
- * supported: they get the "BTF is not available" error.
+ * runs in the probe handler.
+ *
+ * BTF (CONFIG_PROBE_EVENTS_BTF_ARGS; types from trace_probe_btf.c): at a
+ * function's entry or exit an EXPR may also be
+ *
+ *	NAME[->MEMBER|.MEMBER...]	a parameter of the function
+ *	$retval[->MEMBER|.MEMBER...]	(exit) the return value
+ *
+ * "->" loads a pointer and steps into the structure it points to, "."
+ * steps into an embedded structure; the last member is loaded.  Without a
+ * ":TYPE" such an argument gets the BTF type of what it reads, and
+ * traceprobe_expand_meta_args() turns "$arg*" into every parameter's name
+ * and "$argN" into the Nth one's.  Without BTF, or where the function has
+ * none, these forms get an error-log entry that says why.
  */
 #define pr_fmt(fmt)	"trace_probe: " fmt
 
@@ -71,6 +83,11 @@
  * @tail_pos:	caret for errors found once the expression is compiled: the
  *		operand of the outermost dereference, or the start of the
  *		expression when it has none (ABI)
+ * @want:	the argument's type as written, NULL when none was given
+ * @btf_type:	BTF type of what the program computes (modifiers skipped;
+ *		NULL for an unknown type), valid when @btf_typed is set
+ * @btf_typed:	the expression was a BTF parameter or a typed $retval
+ * @btf_tname:	the fetch type the BTF type maps to, "" when none
  *
  * Lifetime: on the stack of one traceprobe_parse_probe_arg() call and owned
  * by it alone.  The payloads of FETCH_NOP_SYMBOL and FETCH_OP_DATA slots
@@ -82,6 +99,10 @@ struct tpp_compiler {
 	struct fetch_insn insn[FETCH_INSN_MAX];
 	int nr;
 	int tail_pos;
+	const struct fetch_type *want;
+	const struct btf_type *btf_type;
+	bool btf_typed;
+	char btf_tname[TPROBE_BTF_TYPE_LEN];
 };
 
 /*
@@ -322,17 +343,11 @@ static int tpp_stack(struct tpp_compiler *c, const char *num, int pos)
 	return 0;
 }
 
-static int tpp_func_arg(struct tpp_compiler *c, const char *num, int pos)
+/* Load the function's argument @nth (0-based), at entry or saved for exit. */
+static int tpp_arg_nth(struct tpp_compiler *c, unsigned long nth, int pos)
 {
 	unsigned int flags = c->ctx->flags;
-	unsigned long nth;
 	int offs;
-
-	if (kstrtoul(num, 10, &nth))
-		return tpp_fail(pos, TP_ERR_BAD_VAR, -EINVAL);
-	if (!nth || nth > TPP_MAX_WORD_INDEX)
-		return tpp_fail(pos, TP_ERR_BAD_ARG_NUM, -EINVAL);
-	nth--;		/* users count from $arg1, registers from 0 */
 
 	if (tparg_is_function_entry(flags)) {
 		/* A tracepoint stub has a hidden first parameter. */
@@ -352,6 +367,198 @@ static int tpp_func_arg(struct tpp_compiler *c, const char *num, int pos)
 	return 0;
 }
 
+static int tpp_func_arg(struct tpp_compiler *c, const char *num, int pos)
+{
+	unsigned long nth;
+
+	/* "$arg*" only works as a whole argument (traceprobe_expand_meta_args). */
+	if (!strcmp(num, "*"))
+		return tpp_fail(pos, TP_ERR_BAD_VAR_ARGS, -EINVAL);
+	if (kstrtoul(num, 10, &nth))
+		return tpp_fail(pos, TP_ERR_BAD_VAR, -EINVAL);
+	if (!nth || nth > TPP_MAX_WORD_INDEX)
+		return tpp_fail(pos, TP_ERR_BAD_ARG_NUM, -EINVAL);
+	/* users count from $arg1, registers from 0 */
+	return tpp_arg_nth(c, nth - 1, pos);
+}
+
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+/* A kernel function's entry or exit: where BTF names and types apply. */
+static bool tpp_btf_place(const struct traceprobe_parse_context *ctx)
+{
+	return !(ctx->flags & TPARG_FL_USER) &&
+	       (tparg_is_function_entry(ctx->flags) ||
+		tparg_is_function_return(ctx->flags));
+}
+
+/* Emit a load of the word at (top of program + @off). */
+static int tpp_btf_load(struct tpp_compiler *c, long off, int pos)
+{
+	struct fetch_insn *insn = tpp_emit(c, FETCH_OP_DEREF);
+
+	if (!insn)
+		return tpp_fail(pos, TP_ERR_TOO_MANY_OPS, -E2BIG);
+	insn->offset = off;
+	c->tail_pos = pos;
+	return 0;
+}
+
+/*
+ * The "->MEMBER" and ".MEMBER" steps @s (caret @pos) after a value of BTF
+ * type @t on top of the program.  While stepping, the item is either that
+ * value or, after a member step, the memory at (value + off); a "->" from
+ * memory loads the pointer first.  At the end the item is loaded (or, for
+ * a string, its address is left for the string store) and its type noted.
+ */
+static int tpp_btf_members(struct tpp_compiler *c, const struct btf_type *t,
+			   const char *s, int pos)
+{
+	const struct traceprobe_parse_context *ctx = c->ctx;
+	struct tprobe_btf_member m = { };
+	long off = 0, struct_off = 0;
+	bool in_memory = false;
+	const char *p = s;
+	int ret;
+
+	while (*p) {
+		bool arrow = p[0] == '-';
+		const char *name = p + (arrow ? 2 : 1);
+		size_t len = strcspn(name, "-.");
+		int npos = pos + (name - s);
+
+		if (arrow && p[1] != '>')
+			return tpp_fail(pos + (p - s), TP_ERR_BAD_HYPHEN, -EINVAL);
+		if (!arrow && p[0] != '.')
+			return tpp_fail(pos + (p - s), TP_ERR_BAD_FETCH_ARG, -EINVAL);
+		if (!len)
+			return tpp_fail(npos, TP_ERR_NO_BTF_FIELD, -EINVAL);
+		if (m.bit_size)	/* nothing lives inside a bitfield */
+			return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
+
+		if (arrow) {
+			if (in_memory && btf_type_is_ptr(t)) {
+				ret = tpp_btf_load(c, off, npos);
+				if (ret)
+					return ret;
+				in_memory = false;
+			}
+			t = in_memory ? NULL : tprobe_btf_pointee(ctx, t);
+			if (!t || !btf_type_is_struct(t))
+				return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
+			off = 0;
+		} else if (!t || !btf_type_is_struct(t)) {
+			return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
+		} else if (!in_memory) {
+			/* a structure held in a register */
+			return tpp_fail(npos, TP_ERR_NOSUP_DAT_ARG, -EOPNOTSUPP);
+		}
+
+		ret = tprobe_btf_member(ctx, t, name, len, &m);
+		if (ret == -ENOENT)
+			return tpp_fail(npos, TP_ERR_NO_BTF_FIELD, -ENOENT);
+		if (ret)
+			return ret;
+		struct_off = off;
+		off += m.bit_offset / BITS_PER_BYTE;
+		t = m.type;
+		in_memory = true;
+		p = name + len;
+	}
+
+	c->btf_typed = true;
+	c->btf_type = t;
+	if (m.bit_size) {
+		unsigned int bits = t->size * BITS_PER_BYTE;
+
+		/* The container: the member's own type, aligned under it. */
+		if (!bits || bits > 64 || !is_power_of_2(t->size))
+			return tpp_fail(pos, TP_ERR_BAD_BTF_TID, -EINVAL);
+		off = struct_off + (m.bit_offset / bits) * t->size;
+		snprintf(c->btf_tname, sizeof(c->btf_tname), "b%u@%u/%u",
+			 m.bit_size, m.bit_offset % bits, bits);
+	}
+
+	if (c->want && c->want->is_string) {
+		if (in_memory && tprobe_btf_is_char_array(ctx, t))
+			return tpp_btf_load(c, off, pos);
+		/* ABI: placed at the start of the argument */
+		if (!tprobe_btf_is_char_ptr(ctx, t))
+			return tpp_fail(ctx->offset, TP_ERR_BAD_TYPE4STR, -EINVAL);
+		if (in_memory) {
+			ret = tpp_btf_load(c, off, pos);
+			if (ret)
+				return ret;
+		}
+		return tpp_btf_load(c, 0, pos);
+	}
+
+	if (!m.bit_size && !tprobe_btf_fetch_type(t, c->btf_tname)) {
+		if (tprobe_btf_is_char_array(ctx, t))
+			strscpy(c->btf_tname, "string", sizeof(c->btf_tname));
+		else if (!c->want)
+			return tpp_fail(pos, TP_ERR_NOSUP_DAT_ARG, -EOPNOTSUPP);
+	}
+	return in_memory ? tpp_btf_load(c, off, pos) : 0;
+}
+
+/* NAME[->MEMBER|.MEMBER...]: a parameter of the probed function. */
+static int tpp_btf_param(struct tpp_compiler *c, const char *s, int pos)
+{
+	struct traceprobe_parse_context *ctx = c->ctx;
+	size_t len = strcspn(s, "-.");
+	int nth, ret;
+
+	if (!tpp_btf_place(ctx))
+		return tpp_fail(pos, TP_ERR_NOSUP_BTFARG, -EINVAL);
+	if (tprobe_btf_query(ctx))
+		return tpp_fail(pos, TP_ERR_NO_BTF_ENTRY, -ENOENT);
+	nth = tprobe_btf_arg_index(ctx, s, len);
+	if (nth < 0)
+		return tpp_fail(pos, TP_ERR_NO_BTFARG, -ENOENT);
+	ret = tpp_arg_nth(c, nth, pos);
+	if (ret)
+		return ret;
+	return tpp_btf_members(c, tprobe_btf_arg_type(ctx, nth), s + len,
+			       pos + len);
+}
+
+/* After "$retval": its BTF type, and members when @rest starts with any. */
+static int tpp_btf_retval(struct tpp_compiler *c, const char *rest, int pos,
+			  int rest_pos)
+{
+	struct traceprobe_parse_context *ctx = c->ctx;
+	bool members = rest[0] == '.' || rest[0] == '-';
+	const struct btf_type *t;
+
+	if (!tpp_btf_place(ctx) || tprobe_btf_query(ctx)) {
+		if (members)
+			return tpp_fail(pos, TP_ERR_NO_BTF_ENTRY, -ENOENT);
+		return 0;	/* untyped, as without BTF */
+	}
+	t = tprobe_btf_ret_type(ctx);
+	if (!t)
+		return tpp_fail(pos, TP_ERR_NO_RETVAL, -ENOENT);
+	/* ABI: other text after "$retval" is ignored. */
+	return tpp_btf_members(c, t, members ? rest : "", rest_pos);
+}
+#else
+static int tpp_btf_param(struct tpp_compiler *c, const char *s, int pos)
+{
+	unsigned int flags = c->ctx->flags;
+
+	/* A bare name would be a BTF variable, which is not built in. */
+	return tpp_fail(pos, TP_ERR_NOSUP_BTFARG,
+			tparg_is_function_entry(flags) ||
+			tparg_is_function_return(flags) ? -EOPNOTSUPP : -EINVAL);
+}
+
+static int tpp_btf_retval(struct tpp_compiler *c, const char *rest, int pos,
+			  int rest_pos)
+{
+	return 0;
+}
+#endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
+
 static int tpp_variable(struct tpp_compiler *c, const char *s, int pos)
 {
 	unsigned int flags = c->ctx->flags;
@@ -366,7 +573,8 @@ static int tpp_variable(struct tpp_compiler *c, const char *s, int pos)
 		if (!(flags & TPARG_FL_RETURN))
 			return tpp_fail(pos, TP_ERR_RETVAL_ON_PROBE, -EINVAL);
 		tpp_load(c, FETCH_OP_RETVAL);
-		return 0;
+		return tpp_btf_retval(c, name + strlen("retval"), pos,
+				      pos + 1 + strlen("retval"));
 	}
 	if (str_has_prefix(name, "stack"))
 		return tpp_stack(c, name + strlen("stack"), pos);
@@ -585,12 +793,11 @@ static int tpp_expr(struct tpp_compiler *c, char *s, int pos)
 		return tpp_immediate(c, s, pos);
 	}
 
-	/* A bare name would be a BTF variable, which is not supported. */
+	/* A bare name: a BTF parameter (not for event probes). */
+	if ((isalpha(s[0]) || s[0] == '_') && !(flags & TPARG_FL_TEVENT))
+		return tpp_btf_param(c, s, pos);
 	if (isalpha(s[0]) || s[0] == '_')
-		return tpp_fail(pos, TP_ERR_NOSUP_BTFARG,
-				tparg_is_function_entry(flags) ||
-				tparg_is_function_return(flags) ?
-				-EOPNOTSUPP : -EINVAL);
+		return tpp_fail(pos, TP_ERR_NOSUP_BTFARG, -EINVAL);
 	return tpp_fail(pos, TP_ERR_BAD_FETCH_ARG, -EINVAL);
 }
 
@@ -893,9 +1100,21 @@ static int tpp_compile(struct tpp_compiler *c, struct probe_arg *parg,
 	parg->count = spec.count;
 
 	c->tail_pos = base;
+	c->want = spec.text ? spec.type : NULL;
 	ret = tpp_expr(c, arg, base);
 	if (ret)
 		goto out;
+
+	/* No type given: a BTF-typed expression brings its own. */
+	if (!spec.text && c->btf_typed && c->btf_tname[0]) {
+		spec.text = c->btf_tname;
+		spec.type = tpp_lookup_type(spec.text, c->ctx->flags);
+		if (!spec.type) {
+			ret = tpp_fail(base, TP_ERR_BAD_BTF_TID, -EINVAL);
+			goto out;
+		}
+		parg->type = spec.type;
+	}
 
 	end = *size + parg->type->size * (parg->count ?: 1);
 	if (end > MAX_PROBE_EVENT_SIZE) {
@@ -944,6 +1163,25 @@ static bool tpp_name_taken(const char *name, const struct probe_arg *args, int n
 	return false;
 }
 
+/*
+ * Name of argument @i written without "NAME=": a BTF parameter written
+ * alone ("file", or "file:x64") names it, anything else is "arg<i+1>".
+ */
+static char *tpp_default_name(const char *arg, int i)
+{
+	size_t len = strcspn(arg, ":");
+	char *name = NULL;
+
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && len &&
+	    len <= MAX_ARG_NAME_LEN && (isalpha(arg[0]) || arg[0] == '_')) {
+		name = kmemdup_nul(arg, len, GFP_KERNEL);
+		if (name && is_good_name(name))
+			return name;
+		kfree(name);
+	}
+	return kasprintf(GFP_KERNEL, "arg%d", i + 1);
+}
+
 /* Set the name of argument @i; *@body gets the text after any "NAME=". */
 static int tpp_name_arg(struct trace_probe *tp, int i, const char *arg,
 			const char **body)
@@ -959,7 +1197,7 @@ static int tpp_name_arg(struct trace_probe *tp, int i, const char *arg,
 		parg->name = kmemdup_nul(arg, eq - arg, GFP_KERNEL);
 		*body = eq + 1;
 	} else {
-		parg->name = kasprintf(GFP_KERNEL, "arg%d", i + 1);
+		parg->name = tpp_default_name(arg, i);
 		*body = arg;
 	}
 	if (!parg->name)
@@ -1088,6 +1326,110 @@ int traceprobe_update_arg(struct probe_arg *arg)
 
 /* ---- argument list helpers ---------------------------------------- */
 
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+/* Append @len bytes of @text and a NUL to @buf; the copy, or NULL if full. */
+static const char *tpp_buf_add(char *buf, int bufsize, int *used,
+			       const char *text, size_t len)
+{
+	char *dst = buf + *used;
+
+	if (len + 1 > bufsize - *used)
+		return NULL;
+	memcpy(dst, text, len);
+	dst[len] = '\0';
+	*used += len + 1;
+	return dst;
+}
+
+/*
+ * "$argN[:TYPE]" with N a parameter of the function: its name instead
+ * (written to @buf), so that it is named, typed and printed as the
+ * parameter.  Other text is kept.  NULL when @buf is full.
+ */
+static const char *tpp_rename_arg(const char *a, char *buf, int bufsize,
+				  int *used, struct traceprobe_parse_context *ctx)
+{
+	size_t digits = strspn(a + 4, "0123456789");
+	const char *suffix = a + 4 + digits;
+	char num[12], *out, *end;
+	const char *name;
+	unsigned long n;
+
+	if ((*suffix && *suffix != ':') || digits >= sizeof(num))
+		return a;	/* not "$argN": the compiler reports it */
+	memcpy(num, a + 4, digits);
+	num[digits] = '\0';
+	if (kstrtoul(num, 10, &n) || !n || n > tprobe_btf_nr_args(ctx))
+		return ERR_PTR(tpp_fail(0, TP_ERR_NO_BTFARG, -ENOENT));
+	name = tprobe_btf_arg_name(ctx, n - 1);
+	if (!*name)
+		return a;
+	out = (char *)tpp_buf_add(buf, bufsize, used, name, strlen(name));
+	if (!out || strlen(suffix) + 1 > bufsize - *used)
+		return NULL;
+	end = out + strlen(out);
+	strscpy(end, suffix, bufsize - (end - buf));
+	*used += strlen(suffix);
+	return out;
+}
+
+/* The argument list with $arg* and $argN replaced by parameter names. */
+static const char **tpp_expand_btf_args(int argc, const char *argv[],
+					int *new_argc, char *buf, int bufsize,
+					int wildcard,
+					struct traceprobe_parse_context *ctx)
+{
+	int nr = tprobe_btf_nr_args(ctx), total, used = 0, i, n, k = 0;
+	const char **out;
+	const char *a;
+
+	total = argc + (wildcard >= 0 ? nr - 1 : 0);
+	if (total > MAX_TRACE_ARGS) {
+		trace_probe_log_set_index(wildcard + 2);
+		return ERR_PTR(tpp_fail(0, TP_ERR_ARGS_2LONG, -E2BIG));
+	}
+	out = kcalloc(max(total, 1), sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+
+	for (i = 0; i < argc; i++) {
+		trace_probe_log_set_index(i + 2);
+		if (i == wildcard) {
+			for (n = 0; n < nr; n++) {
+				char tmp[16];
+				const char *name = tprobe_btf_arg_name(ctx, n);
+
+				if (!*name) {	/* a nameless parameter */
+					snprintf(tmp, sizeof(tmp), "$arg%d", n + 1);
+					name = tmp;
+				}
+				a = tpp_buf_add(buf, bufsize, &used, name, strlen(name));
+				if (!a)
+					goto full;
+				out[k++] = a;
+			}
+			continue;
+		}
+		a = argv[i];
+		if (str_has_prefix(a, "$arg") && isdigit(a[4])) {
+			a = tpp_rename_arg(a, buf, bufsize, &used, ctx);
+			if (!a)
+				goto full;
+			if (IS_ERR(a)) {
+				kfree(out);
+				return (const char **)a;
+			}
+		}
+		out[k++] = a;
+	}
+	*new_argc = k;
+	return out;
+full:
+	kfree(out);
+	return ERR_PTR(tpp_fail(0, TP_ERR_ARGS_2LONG, -E2BIG));
+}
+#endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
+
 /**
  * traceprobe_expand_meta_args - expand $arg* style arguments
  * @argc: number of fetch arguments
@@ -1095,20 +1437,24 @@ int traceprobe_update_arg(struct probe_arg *arg)
  * @new_argc: set to the number of arguments after expansion
  * @buf: room for expanded argument text
  * @bufsize: size of @buf
- * @ctx: parse context (flags)
+ * @ctx: parse context (flags, funcname)
  *
  * Checks the $arg-prefixed arguments: they need a function entry or exit
- * probe, must be $argN or a single $arg*.  $arg* needs BTF, which this
- * library does not use, so it is refused with TP_ERR_NOSUP_BTFARG.
+ * probe, must be $argN or a single $arg*.  With BTF for the function,
+ * "$arg*" becomes one argument per parameter, named as the parameter,
+ * and "$argN[:TYPE]" becomes "NAME[:TYPE]" (an N beyond the parameters is
+ * an error).  Without BTF, "$arg*" is refused and "$argN" kept.
  *
  * Context: process context, error log set up; sets the log index.
- * Return: NULL with *@new_argc == @argc (nothing to expand) or an ERR_PTR.
+ * Return: NULL with *@new_argc == @argc (nothing to expand), a new
+ * argument array (kfree() it; its strings live in @argv and @buf), or an
+ * ERR_PTR.
  */
 const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 					 int *new_argc, char *buf, int bufsize,
 					 struct traceprobe_parse_context *ctx)
 {
-	int i, wildcard = -1;
+	int i, wildcard = -1, numbered = 0;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -1119,20 +1465,35 @@ const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 		if (!tparg_is_function_entry(ctx->flags) &&
 		    !tparg_is_function_return(ctx->flags))
 			return ERR_PTR(tpp_fail(0, TP_ERR_NOFENTRY_ARGS, -EINVAL));
-		if (isdigit(a[4]))
+		if (isdigit(a[4])) {
+			numbered++;
 			continue;
+		}
 		if (a[4] != '*')
 			return ERR_PTR(tpp_fail(0, TP_ERR_BAD_VAR, -EINVAL));
 		if (wildcard >= 0)
 			return ERR_PTR(tpp_fail(0, TP_ERR_DOUBLE_ARGS, -EINVAL));
+		if (a[5])
+			return ERR_PTR(tpp_fail(0, TP_ERR_BAD_VAR_ARGS, -EINVAL));
 		wildcard = i;
 	}
 
-	/* The caret stays on the last $arg-prefixed argument seen (ABI). */
-	if (wildcard >= 0)
-		return ERR_PTR(tpp_fail(0, TP_ERR_NOSUP_BTFARG, -EOPNOTSUPP));
 	*new_argc = argc;
+	if (wildcard < 0 && !numbered)
+		return NULL;
+	/* The caret stays on the last $arg-prefixed argument seen (ABI). */
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		return wildcard < 0 ? NULL :
+			ERR_PTR(tpp_fail(0, TP_ERR_NOSUP_BTFARG, -EOPNOTSUPP));
+	if (tprobe_btf_query(ctx))
+		return wildcard < 0 ? NULL :
+			ERR_PTR(tpp_fail(0, TP_ERR_NO_BTF_ENTRY, -ENOENT));
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	return tpp_expand_btf_args(argc, argv, new_argc, buf, bufsize,
+				   wildcard, ctx);
+#else
 	return NULL;
+#endif
 }
 
 /*
@@ -1208,11 +1569,12 @@ int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf)
  * @ctx: context used by traceprobe_parse_probe_arg() or
  *	traceprobe_expand_meta_args()
  *
- * Must be called once parsing with @ctx is done.  Without BTF support the
- * context holds no references, so there is nothing to drop today.
+ * Must be called once parsing with @ctx is done: drops the reference on
+ * the BTF of the probed function, if one was taken.
  */
 void traceprobe_finish_parse(struct traceprobe_parse_context *ctx)
 {
+	tprobe_btf_release(ctx);
 }
 
 /* ---- probe names -------------------------------------------------- */
