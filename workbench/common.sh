@@ -7,7 +7,11 @@
 #   build/<kind>/obj        O= build folder of one kernel (ours or stock)
 #   build/<kind>/guest      initramfs staging and the cpio
 #   build/<kind>/runs/<job> console log, results log and parsed results
-# <kind> is "ours" (the product) or "stock" (the pristine base, baseline).
+# <kind> is "ours" (the product) or "stock" (the pristine base, baseline),
+# optionally followed by a config variant after a dash: "ours-distro" is our
+# tree built with the distro config in build/ours-distro/obj; it shares the
+# source tree build/ours/src.  Variants (see kconfig.sh): distro, debug and
+# distro-debug.  The GNUmakefile turns CONFIG= and FLAVOUR= into a variant.
 
 set -euo pipefail
 
@@ -26,14 +30,45 @@ NOT_OVERLAY='^(workbench|patches|\.ci|build)/|^(README\.md|GNUmakefile|\.gitigno
 say() { printf '[%s] %s\n' "${WB_PHASE:-wb}" "$*"; }
 die() { printf '[%s] error: %s\n' "${WB_PHASE:-wb}" "$*" >&2; exit 1; }
 
-kind_src() {
+# The tree of a kind (ours or stock) and its variant ("" for the test config).
+kind_tree() { echo "${1%%-*}"; }
+kind_variant() {
 	case "$1" in
-	ours) echo "$BUILD/ours/src" ;;
-	stock) echo "$BASE_SRC" ;;
-	*) die "unknown kernel kind '$1' (ours or stock)" ;;
+	*-*) echo "${1#*-}" ;;
 	esac
 }
-kind_obj() { echo "$BUILD/$1/obj"; }
+
+# Check a kind's name; dies on anything kconfig.sh would not know.
+kind_check() {
+	local w
+	case "$(kind_tree "$1")" in
+	ours|stock) ;;
+	*) die "unknown kernel kind '$1' (ours or stock, then -VARIANT)" ;;
+	esac
+	for w in $(kind_variant "$1" | tr '-' ' '); do
+		case "$w" in
+		distro|debug) ;;
+		*) die "unknown config variant '$w' in '$1' (distro, debug)" ;;
+		esac
+	done
+}
+
+# Committed baseline of a kind's variant.
+kind_baseline() {
+	local v
+	v=$(kind_variant "$1")
+	echo "$WB/baseline/$ARCH${v:+-$v}.results"
+}
+
+kind_src() {
+	kind_check "$1"
+	case "$(kind_tree "$1")" in
+	ours) echo "$BUILD/ours/src" ;;
+	stock) echo "$BASE_SRC" ;;
+	esac
+}
+# WB_OBJ: another O= folder (configs.sh writes configs there with kconfig.sh)
+kind_obj() { echo "${WB_OBJ:-$BUILD/$1/obj}"; }
 kind_guest() { echo "$BUILD/$1/guest"; }
 kind_runs() { echo "$BUILD/$1/runs"; }
 

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian packages the workbench needs, only those missing.
+# deps.sh [VARIANT]: install the Debian packages the workbench needs, only
+# those missing.  The distro variants also need bpftrace (their bpf suite
+# runs the host's copy in the guest).
 . "$(dirname "$0")/common.sh"
 WB_PHASE=deps
 
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc bison
 flex libelf-dev libssl-dev cpio kmod rsync xz-utils python3 git patch
-libc6-dev perl ccache binutils dash util-linux
+libc6-dev perl ccache binutils dash util-linux dwarves
 coreutils"
+case "-${1:-}-" in
+*-distro-*) pkgs="$pkgs bpftrace" ;;
+esac
 
 missing=
 for p in $pkgs; do

@@ -78,19 +78,42 @@ gcc -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-upr
 # too (only test scripts, never kernel code): they state behaviour users
 # rely on, so the stock kernel is their reference and the baseline has them.
 cp -r "$src/tools/testing/selftests/ftrace" "$root/opt/ftracetest"
-if [ "$kind" = stock ] && [ -d "$TOP/tools/testing/selftests/ftrace" ]; then
+if [ "$(kind_tree "$kind")" = stock ] && [ -d "$TOP/tools/testing/selftests/ftrace" ]; then
 	cp -r "$TOP/tools/testing/selftests/ftrace/." "$root/opt/ftracetest/"
 fi
 
-# the quarantine list, for this kind
+# the quarantine list, for this kind: an entry names a tree (stock, ours)
+# or a tree and variant (stock-distro)
 grep -Ev '^[[:space:]]*(#|$)' "$WB/guest/quarantine.list" |
-	awk -v k="$kind" '{ n = split($2, ks, ","); for (i = 1; i <= n; i++) if (ks[i] == k) print $1 }' \
+	awk -v k="$kind" -v t="$(kind_tree "$kind")" \
+		'{ n = split($2, ks, ","); for (i = 1; i <= n; i++) if (ks[i] == k || ks[i] == t) print $1 }' \
 	> "$root/wb/share/quarantine"
 
 # init and jobs
 cp "$WB/guest/init" "$root/init"
 cp -r "$WB/guest/jobs" "$root/wb/jobs"
 chmod +x "$root/init" "$root/wb/jobs/"*.sh
+
+# The distro variants' extra suites (run after ftracetest by the test job):
+# upstream's livepatch selftests with their modules built for this kernel,
+# and the bpftrace cases.  Both run host programs from the 9p share.
+case "-$(kind_variant "$kind")-" in
+*-distro-*)
+	mkdir -p "$root/wb/suites"
+	cp "$WB/guest/suites/"*.sh "$root/wb/suites/"
+	lpsrc=$src/tools/testing/selftests/livepatch
+	rm -rf "$guest/livepatch"
+	cp -r "$lpsrc" "$guest/livepatch"
+	make -s -C "$src" O="$obj" ARCH=x86_64 M="$guest/livepatch/test_modules" modules \
+		> "$guest/livepatch.log" 2>&1 ||
+		{ cat "$guest/livepatch.log"; die "livepatch test modules do not build"; }
+	mkdir -p "$root/opt/livepatch/test_modules"
+	cp "$lpsrc"/*.sh "$lpsrc/settings" "$root/opt/livepatch/"
+	cp "$guest/livepatch/test_modules/"*.ko "$root/opt/livepatch/test_modules/"
+	gcc -O2 -static -o "$root/opt/livepatch/test_klp-call_getpid" \
+		"$lpsrc/test_klp-call_getpid.c"
+	;;
+esac
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 > "$guest/initramfs.cpio.gz"

@@ -119,8 +119,8 @@ else
 	say "WARNING: Debian's linux-source-6.12 moved.  Patches may not apply and the"
 	say "WARNING: committed baseline is of $want: re-run 'make baseline' and review."
 fi
-case "$kind" in
+kind_check "$kind"
+case "$(kind_tree "$kind")" in
 stock) ;;
 ours) prepare_ours ;;
-*) die "unknown kind $kind" ;;
 esac

@@ -50,6 +50,10 @@ def qemu_cmd(kind, job, args, accel, rundir, cmdline_extra, icount):
            '-append', ' '.join(a for a in append if a),
            '-display', 'none', '-vga', 'none', '-monitor', 'none',
            '-no-reboot', '-nodefaults']
+    if 'distro' in kind.split('-'):
+        # the host's root, read-only, for host programs (guest/jobs/hostroot.sh)
+        cmd += ['-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,'
+                'readonly=on,multidevs=remap']
     if accel == 'kvm':
         cmd += ['-accel', 'kvm', '-cpu', 'host']
     else:
@@ -142,6 +146,13 @@ def run_job(kind, job, args, accel, timeout, stall, echo, cmdline_extra=(),
     return 0 if done == 0 else 1, rundir
 
 
+def kind_name(kind):
+    """A kernel kind: ours or stock, then -VARIANT (see common.sh)."""
+    if not re.fullmatch(r'(ours|stock)(-(distro|debug))*', kind):
+        raise argparse.ArgumentTypeError(f'unknown kind {kind!r}')
+    return kind
+
+
 def choose_accel(kind, want):
     if want in ('tcg', 'kvm'):
         return want
@@ -162,7 +173,7 @@ def choose_accel(kind, want):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('kind', choices=['ours', 'stock'])
+    ap.add_argument('kind', type=kind_name)
     ap.add_argument('job')
     ap.add_argument('args', nargs='*')
     ap.add_argument('--accel', default=os.environ.get('WB_ACCEL', 'tcg'),

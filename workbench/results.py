@@ -10,7 +10,8 @@ Sources, all from build/KIND/runs/test/:
   results.log  ftracetest's KTAP from the guest job
 
 Case names: "kunit: SUITE.CASE", "boot: WHAT", "ftracetest: DESCRIPTION"
-(instance runs carry "(instance)").  Status: PASS, FAIL, SKIP, XFAIL,
+(instance runs carry "(instance)"), and for the distro variants'
+extra suites "livepatch: SCRIPT" and "bpf: CASE".  Status: PASS, FAIL, SKIP, XFAIL,
 UNRESOLVED.  The per-case list goes to results.txt beside the logs.
 
 Verdict: a case failing on ours that passes on the baseline, or that the
@@ -132,17 +133,28 @@ def parse_boot_selftests(console):
     return res
 
 
+# Suites of the guest job after ftracetest, named by a "WB-PHASE NAME" line.
+EXTRA_SUITES = ('livepatch', 'bpf')
+
+
 def parse_ftracetest(results):
+    """Top-level KTAP lines of the guest job: ftracetest's, and after a
+    "WB-PHASE NAME" line for an extra suite, that suite's."""
     res = {}
+    suite = 'ftracetest'
     for line in results:
+        m = re.match(r'WB-PHASE (\S+)', line)
+        if m:
+            suite = m.group(1) if m.group(1) in EXTRA_SUITES else 'ftracetest'
+            continue
         m = KTAP_RESULT.match(line)
         if not m or m.group(1):
             continue
         name = re.sub(r'\s+', ' ', m.group(4)).strip()
-        key = f'ftracetest: {name}'
+        key = f'{suite}: {name}'
         n = 2
         while key in res:
-            key = f'ftracetest: {name} #{n}'
+            key = f'{suite}: {name} #{n}'
             n += 1
         res[key] = ktap_status(m.group(2) == 'ok', m.group(5))
     return res
@@ -186,9 +198,13 @@ def main():
 
     console = lines_of(os.path.join(a.rundir, 'console.log'))
     results = lines_of(os.path.join(a.rundir, 'results.log'))
+    job = parse_ftracetest(results)
     suites = [('kunit', parse_kunit(console)),
-              ('boot', parse_boot_selftests(console)),
-              ('ftracetest', parse_ftracetest(results))]
+              ('boot', parse_boot_selftests(console))]
+    for sname in ('ftracetest',) + EXTRA_SUITES:
+        r = {k: v for k, v in job.items() if k.startswith(sname + ': ')}
+        if r or sname == 'ftracetest':
+            suites.append((sname, r))
     res = {}
     for _, r in suites:
         res.update(r)

@@ -3,7 +3,10 @@
 # Run ftracetest (upstream's cases plus ours) in KTAP mode.  KUnit and the
 # boot-time selftests already ran during boot; the host reads those from
 # the console log.  Arguments, if any, name test cases or directories
-# (relative to test.d) to run instead of all of them.
+# (relative to test.d) to run instead of all of them.  Then, on a full run,
+# the extra suites the image has (/wb/suites/NAME.sh: the distro variants'
+# livepatch selftests and bpftrace cases), each after a "WB-PHASE NAME"
+# line that tells results.py whose cases follow.
 cd /opt/ftracetest || exit 1
 echo "WB-PHASE ftracetest"
 cases=
@@ -26,6 +29,14 @@ fi
 ./ftracetest -K -v -l /tmp/ftracetest-logs $cases
 rc=$?
 echo "WB-PHASE ftracetest-done rc=$rc"
+if [ $# = 0 ]; then
+	for s in /wb/suites/*.sh; do
+		[ -x "$s" ] || continue
+		name=${s##*/}
+		echo "WB-PHASE ${name%.sh}"
+		"$s"
+	done
+fi
 # The verdict comes from the per-case lines; ftracetest's own exit code only
 # says whether anything at all failed.
 exit 0

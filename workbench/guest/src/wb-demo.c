@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define wb_probed __attribute__((noipa))
 
@@ -207,6 +209,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "where")) {
 		where();
+		return 0;
+	}
+	if (!strcmp(mode, "getppid")) {
+		/* a known number of one system call, for kernel-side probes */
+		n = argc > 2 ? atoi(argv[2]) : 1000;
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		printf("wb-demo: %d getppid calls\n", n);
 		return 0;
 	}
 	if (!strcmp(mode, "sema")) {

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A real BPF client on our stack: Debian's bpftrace (run in the host's root,
+# see hostroot.sh) attaches to a known workload and the counts must be
+# exact.  The workload is "wb-demo getppid N", N getppid() calls; each case
+# runs it under "bpftrace -c", which attaches first and filters on its pid.
+# The last cases put a BPF trampoline and a livepatch (upstream's
+# test_klp_livepatch, which replaces cmdline_proc_show()) on one function,
+# in both orders.  One KTAP line per case.
+. /wb/jobs/hostroot.sh
+if ! hostroot_up || ! [ -x /host/usr/bin/bpftrace ]; then
+	echo "ok 1 bpftrace # SKIP no host root or no bpftrace on the host"
+	exit 0
+fi
+cp /usr/bin/wb-demo /tmp/wb-demo
+N=1000
+n=0
+
+# case NAME EXPECT PROGRAM [COMMAND]: bpftrace's output must have a line
+# equal to EXPECT.
+case_bt() {
+	name=$1 expect=$2 prog=$3 cmd=${4:-/tmp/wb-demo getppid $N}
+	n=$((n + 1))
+	start=$(date +%s)
+	chroot /host /usr/bin/bpftrace -e "$prog" -c "$cmd" > /tmp/bt.log 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/bt.log
+	echo "# $name: bpftrace exit $rc after $(($(date +%s) - start))s, want '$expect'"
+	if [ $rc = 0 ] && grep -qxF "$expect" /tmp/bt.log; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name"
+	fi
+}
+
+chroot /host /usr/bin/bpftrace --info 2>&1 | grep -iE 'kprobe_multi|kfunc|btf|version' |
+	sed 's/^/# /'
+
+case_bt "kprobe on a syscall, exact count" "@n: $N" \
+	'kprobe:__x64_sys_getppid /pid == cpid/ { @n = count(); }'
+case_bt "kretprobe on a syscall, exact count" "@n: $N" \
+	'kretprobe:__x64_sys_getppid /pid == cpid/ { @n = count(); }'
+case_bt "kprobe wildcard over every syscall (kprobe_multi), exact count" \
+	"@[kprobe:__x64_sys_getppid]: $N" \
+	'kprobe:__x64_sys_* /pid == cpid/ { @[probe] = count(); }'
+case_bt "kretprobe wildcard over every syscall (kretprobe_multi), exact count" \
+	"@[kretprobe:__x64_sys_getppid]: $N" \
+	'kretprobe:__x64_sys_* /pid == cpid/ { @[probe] = count(); }'
+case_bt "fentry (kfunc) on a syscall, exact count" "@n: $N" \
+	'kfunc:__x64_sys_getppid /pid == cpid/ { @n = count(); }'
+case_bt "fexit (kretfunc) on a syscall, exact count" "@r: $N" \
+	'kretfunc:__x64_sys_getppid /pid == cpid/ { @r = count(); }'
+
+# A livepatch and a BPF trampoline on cmdline_proc_show().
+lpmod=/tmp/test_klp_livepatch.ko
+cp /opt/livepatch/test_modules/test_klp_livepatch.ko $lpmod 2>/dev/null
+lp=/sys/kernel/livepatch/test_klp_livepatch
+lp_off() {
+	[ -d $lp ] || return 0
+	echo 0 > $lp/enabled
+	i=0
+	while [ -d $lp ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
+	rmmod test_klp_livepatch 2>/dev/null
+}
+reads='for i in 1 2 3 4 5; do cat /proc/cmdline; done'
+if [ -f $lpmod ]; then
+	# livepatch first: the trampoline comes second (SHARE_IPMODIFY_SELF)
+	insmod $lpmod
+	case_bt "fexit on a livepatched function (livepatch first)" "@n: 5" \
+		'kretfunc:cmdline_proc_show { @n = count(); }' "/bin/sh -c '$reads'"
+	grep -c 'this has been live patched' /tmp/bt.log | sed 's/^/# patched lines: /'
+	lp_off
+	# the trampoline first: the livepatch comes second (..._PEER)
+	case_bt "livepatch on a function with an fexit program (fexit first)" "@n: 5" \
+		'kretfunc:cmdline_proc_show { @n = count(); }' \
+		"/bin/sh -c 'insmod $lpmod && sleep 2 && $reads'"
+	n_patched=$(grep -c 'this has been live patched' /tmp/bt.log)
+	n=$((n + 1))
+	if [ "$n_patched" = 5 ]; then
+		echo "ok $n livepatch output while an fexit program is attached"
+	else
+		echo "# patched lines: $n_patched, want 5"
+		echo "not ok $n livepatch output while an fexit program is attached"
+	fi
+	lp_off
+else
+	n=$((n + 1))
+	echo "ok $n livepatch and BPF trampoline # SKIP no test_klp_livepatch.ko"
+fi
