@@ -47,6 +47,7 @@ static int tprobe_btf_hidden(const struct traceprobe_parse_context *ctx)
 int tprobe_btf_query(struct traceprobe_parse_context *ctx)
 {
 	const struct btf_param *params;
+	struct btf *btf = NULL;
 	s32 nr = 0;
 
 	if (ctx->proto)
@@ -55,9 +56,11 @@ int tprobe_btf_query(struct traceprobe_parse_context *ctx)
 		return -ENOENT;
 	ctx->btf_queried = true;
 
-	ctx->proto = btf_find_func_proto(ctx->funcname, &ctx->btf);
+	/* On failure the lookup holds no reference. */
+	ctx->proto = btf_find_func_proto(ctx->funcname, &btf);
 	if (!ctx->proto)
 		return -ENOENT;
+	ctx->btf = btf;
 	params = btf_get_func_param(ctx->proto, &nr);
 	if (IS_ERR(params)) {
 		tprobe_btf_release(ctx);
@@ -208,8 +211,9 @@ bool tprobe_btf_is_char_array(const struct traceprobe_parse_context *ctx,
  * @t: a type, modifiers skipped; NULL for void
  * @buf: TPROBE_BTF_TYPE_LEN bytes for the name
  *
- * Integers get their size and signedness (bool is an u8), enums
- * likewise, pointers are printed in hex with the size of a pointer.
+ * Integers get their size and signedness (bool is an u8), enums their
+ * size and a sign (as in 6.12), pointers are printed in hex with the size
+ * of a pointer.
  *
  * Return: the type name in @buf, or NULL for a type that is not fetched as
  * one value (void, structures, unions, other arrays, functions).
@@ -232,8 +236,7 @@ const char *tprobe_btf_fetch_type(const struct btf_type *t, char *buf)
 	case BTF_KIND_ENUM64:
 		if (t->size > sizeof(u64) || !is_power_of_2(t->size))
 			return NULL;
-		snprintf(buf, TPROBE_BTF_TYPE_LEN, "%c%u",
-			 btf_type_kflag(t) ? 's' : 'u', t->size * BITS_PER_BYTE);
+		snprintf(buf, TPROBE_BTF_TYPE_LEN, "s%u", t->size * BITS_PER_BYTE);
 		return buf;
 	case BTF_KIND_PTR:
 		snprintf(buf, TPROBE_BTF_TYPE_LEN, "x%zu",

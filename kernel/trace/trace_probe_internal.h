@@ -76,6 +76,11 @@ static inline int tprobe_btf_query(struct traceprobe_parse_context *ctx)
 static inline void tprobe_btf_release(struct traceprobe_parse_context *ctx)
 {
 }
+
+static inline int tprobe_btf_nr_args(const struct traceprobe_parse_context *ctx)
+{
+	return 0;
+}
 #endif
 
 /*

@@ -83,6 +83,7 @@
  * @tail_pos:	caret for errors found once the expression is compiled: the
  *		operand of the outermost dereference, or the start of the
  *		expression when it has none (ABI)
+ * @depth:	dereference operands being compiled around the current point
  * @want:	the argument's type as written, NULL when none was given
  * @btf_type:	BTF type of what the program computes (modifiers skipped;
  *		NULL for an unknown type), valid when @btf_typed is set
@@ -99,6 +100,7 @@ struct tpp_compiler {
 	struct fetch_insn insn[FETCH_INSN_MAX];
 	int nr;
 	int tail_pos;
+	int depth;
 	const struct fetch_type *want;
 	const struct btf_type *btf_type;
 	bool btf_typed;
@@ -403,21 +405,96 @@ static int tpp_btf_load(struct tpp_compiler *c, long off, int pos)
 	return 0;
 }
 
+/* One "->" step from the item of type *@t, in memory at +*@off or loaded. */
+static int tpp_btf_arrow(struct tpp_compiler *c, const struct btf_type **t,
+			 bool *in_memory, long off, int npos)
+{
+	const struct btf_type *pointee;
+	int ret;
+
+	if (!*t || !btf_type_is_ptr(*t))
+		return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
+	pointee = tprobe_btf_pointee(c->ctx, *t);
+	/* void *, char *, a structure declared but never defined, ... */
+	if (!pointee || !btf_type_is_struct(pointee))
+		return tpp_fail(npos, TP_ERR_BAD_BTF_TID, -EINVAL);
+	if (*in_memory) {
+		ret = tpp_btf_load(c, off, npos);
+		if (ret)
+			return ret;
+		*in_memory = false;
+	}
+	*t = pointee;
+	return 0;
+}
+
+/*
+ * After the member steps: the item, of type @t, is loaded or at +@off
+ * (@in_memory).  Finish it for the argument's type: a string's address
+ * for a string type, else the value, and note the BTF type when the user
+ * gave none.  @m is the last member stepped into, zeroed if none.
+ */
+static int tpp_btf_finish(struct tpp_compiler *c, const struct btf_type *t,
+			  bool in_memory, long off,
+			  const struct tprobe_btf_member *m, int pos)
+{
+	const struct traceprobe_parse_context *ctx = c->ctx;
+	bool string = c->want && c->want->is_string &&
+		      strcmp(c->want->name, "symstr");
+	int ret;
+
+	if (string) {
+		if (in_memory && tprobe_btf_is_char_array(ctx, t))
+			return tpp_btf_load(c, off, pos);
+		/* ABI: placed at the start of the argument */
+		if (!tprobe_btf_is_char_ptr(ctx, t))
+			return tpp_fail(ctx->offset, TP_ERR_BAD_TYPE4STR, -EINVAL);
+		if (in_memory) {
+			ret = tpp_btf_load(c, off, pos);
+			if (ret)
+				return ret;
+		}
+		return tpp_btf_load(c, 0, pos);
+	}
+
+	if (!c->want) {
+		c->btf_typed = true;
+		c->btf_type = t;
+		if (m->bit_size) {
+			unsigned int bits = t->size * BITS_PER_BYTE;
+
+			/* The container: the member's own type, aligned. */
+			if (!bits || bits > 64 || !is_power_of_2(t->size))
+				return tpp_fail(pos, TP_ERR_BAD_BTF_TID, -EINVAL);
+			off += (long)(m->bit_offset / bits) * t->size -
+			       m->bit_offset / BITS_PER_BYTE;
+			snprintf(c->btf_tname, sizeof(c->btf_tname), "b%u@%u/%u",
+				 m->bit_size, m->bit_offset % bits, bits);
+		} else if (!tprobe_btf_fetch_type(t, c->btf_tname)) {
+			/* structures, arrays, ...: the word, in hex (6.12) */
+			snprintf(c->btf_tname, sizeof(c->btf_tname), "x%zu",
+				 sizeof(long) * BITS_PER_BYTE);
+		}
+	}
+	return in_memory ? tpp_btf_load(c, off, pos) : 0;
+}
+
 /*
  * The "->MEMBER" and ".MEMBER" steps @s (caret @pos) after a value of BTF
  * type @t on top of the program.  While stepping, the item is either that
  * value or, after a member step, the memory at (value + off); a "->" from
- * memory loads the pointer first.  At the end the item is loaded (or, for
- * a string, its address is left for the string store) and its type noted.
+ * memory loads the pointer first.  Inside a dereference's operand
+ * (c->depth) the steps only compute the address or value: the type and
+ * the string rules belong to the outermost expression, as in 6.12.
  */
 static int tpp_btf_members(struct tpp_compiler *c, const struct btf_type *t,
 			   const char *s, int pos)
 {
 	const struct traceprobe_parse_context *ctx = c->ctx;
 	struct tprobe_btf_member m = { };
-	long off = 0, struct_off = 0;
 	bool in_memory = false;
 	const char *p = s;
+	long off = 0;
 	int ret;
 
 	while (*p) {
@@ -432,25 +509,17 @@ static int tpp_btf_members(struct tpp_compiler *c, const struct btf_type *t,
 			return tpp_fail(pos + (p - s), TP_ERR_BAD_FETCH_ARG, -EINVAL);
 		if (!len)
 			return tpp_fail(npos, TP_ERR_NO_BTF_FIELD, -EINVAL);
-		if (m.bit_size)	/* nothing lives inside a bitfield */
-			return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
 
 		if (arrow) {
-			if (in_memory && btf_type_is_ptr(t)) {
-				ret = tpp_btf_load(c, off, npos);
-				if (ret)
-					return ret;
-				in_memory = false;
-			}
-			t = in_memory ? NULL : tprobe_btf_pointee(ctx, t);
-			if (!t || !btf_type_is_struct(t))
-				return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
+			ret = tpp_btf_arrow(c, &t, &in_memory, off, npos);
+			if (ret)
+				return ret;
 			off = 0;
-		} else if (!t || !btf_type_is_struct(t)) {
-			return tpp_fail(npos, TP_ERR_NO_PTR_STRCT, -EINVAL);
 		} else if (!in_memory) {
 			/* a structure held in a register */
 			return tpp_fail(npos, TP_ERR_NOSUP_DAT_ARG, -EOPNOTSUPP);
+		} else if (!t || !btf_type_is_struct(t) || m.bit_size) {
+			return tpp_fail(npos, TP_ERR_BAD_BTF_TID, -EINVAL);
 		}
 
 		ret = tprobe_btf_member(ctx, t, name, len, &m);
@@ -458,47 +527,15 @@ static int tpp_btf_members(struct tpp_compiler *c, const struct btf_type *t,
 			return tpp_fail(npos, TP_ERR_NO_BTF_FIELD, -ENOENT);
 		if (ret)
 			return ret;
-		struct_off = off;
 		off += m.bit_offset / BITS_PER_BYTE;
 		t = m.type;
 		in_memory = true;
 		p = name + len;
 	}
 
-	c->btf_typed = true;
-	c->btf_type = t;
-	if (m.bit_size) {
-		unsigned int bits = t->size * BITS_PER_BYTE;
-
-		/* The container: the member's own type, aligned under it. */
-		if (!bits || bits > 64 || !is_power_of_2(t->size))
-			return tpp_fail(pos, TP_ERR_BAD_BTF_TID, -EINVAL);
-		off = struct_off + (m.bit_offset / bits) * t->size;
-		snprintf(c->btf_tname, sizeof(c->btf_tname), "b%u@%u/%u",
-			 m.bit_size, m.bit_offset % bits, bits);
-	}
-
-	if (c->want && c->want->is_string) {
-		if (in_memory && tprobe_btf_is_char_array(ctx, t))
-			return tpp_btf_load(c, off, pos);
-		/* ABI: placed at the start of the argument */
-		if (!tprobe_btf_is_char_ptr(ctx, t))
-			return tpp_fail(ctx->offset, TP_ERR_BAD_TYPE4STR, -EINVAL);
-		if (in_memory) {
-			ret = tpp_btf_load(c, off, pos);
-			if (ret)
-				return ret;
-		}
-		return tpp_btf_load(c, 0, pos);
-	}
-
-	if (!m.bit_size && !tprobe_btf_fetch_type(t, c->btf_tname)) {
-		if (tprobe_btf_is_char_array(ctx, t))
-			strscpy(c->btf_tname, "string", sizeof(c->btf_tname));
-		else if (!c->want)
-			return tpp_fail(pos, TP_ERR_NOSUP_DAT_ARG, -EOPNOTSUPP);
-	}
-	return in_memory ? tpp_btf_load(c, off, pos) : 0;
+	if (c->depth)
+		return in_memory ? tpp_btf_load(c, off, pos) : 0;
+	return tpp_btf_finish(c, t, in_memory, off, &m, pos);
 }
 
 /* NAME[->MEMBER|.MEMBER...]: a parameter of the probed function. */
@@ -510,7 +547,7 @@ static int tpp_btf_param(struct tpp_compiler *c, const char *s, int pos)
 
 	if (!tpp_btf_place(ctx))
 		return tpp_fail(pos, TP_ERR_NOSUP_BTFARG, -EINVAL);
-	if (tprobe_btf_query(ctx))
+	if (tprobe_btf_query(ctx) || !tprobe_btf_nr_args(ctx))
 		return tpp_fail(pos, TP_ERR_NO_BTF_ENTRY, -ENOENT);
 	nth = tprobe_btf_arg_index(ctx, s, len);
 	if (nth < 0)
@@ -530,16 +567,21 @@ static int tpp_btf_retval(struct tpp_compiler *c, const char *rest, int pos,
 	bool members = rest[0] == '.' || rest[0] == '-';
 	const struct btf_type *t;
 
-	if (!tpp_btf_place(ctx) || tprobe_btf_query(ctx)) {
+	if (!tpp_btf_place(ctx))
+		return 0;	/* user space: untyped, as without BTF */
+	if (tprobe_btf_query(ctx)) {
 		if (members)
-			return tpp_fail(pos, TP_ERR_NO_BTF_ENTRY, -ENOENT);
+			return tpp_fail(rest_pos + 1 + (rest[0] == '-'),
+					TP_ERR_NO_BTF_ENTRY, -ENOENT);
 		return 0;	/* untyped, as without BTF */
 	}
+	/* "$retval" was matched as a prefix (ABI); with BTF it must end. */
+	if (rest[0] && !members)
+		return tpp_fail(pos, TP_ERR_NO_BTFARG, -ENOENT);
 	t = tprobe_btf_ret_type(ctx);
 	if (!t)
 		return tpp_fail(pos, TP_ERR_NO_RETVAL, -ENOENT);
-	/* ABI: other text after "$retval" is ignored. */
-	return tpp_btf_members(c, t, members ? rest : "", rest_pos);
+	return tpp_btf_members(c, t, rest, rest_pos);
 }
 #else
 static int tpp_btf_param(struct tpp_compiler *c, const char *s, int pos)
@@ -757,7 +799,9 @@ static int tpp_deref(struct tpp_compiler *c, char *s, int pos)
 				TP_ERR_DEREF_OPEN_BRACE, -EINVAL);
 	*close = '\0';
 
+	c->depth++;
 	ret = tpp_expr(c, open + 1, inner_pos);
+	c->depth--;
 	if (ret)
 		return ret;
 
@@ -1173,7 +1217,7 @@ static char *tpp_default_name(const char *arg, int i)
 	char *name = NULL;
 
 	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && len &&
-	    len <= MAX_ARG_NAME_LEN && (isalpha(arg[0]) || arg[0] == '_')) {
+	    (isalpha(arg[0]) || arg[0] == '_')) {
 		name = kmemdup_nul(arg, len, GFP_KERNEL);
 		if (name && is_good_name(name))
 			return name;
@@ -1359,13 +1403,16 @@ static const char *tpp_rename_arg(const char *a, char *buf, int bufsize,
 		return a;	/* not "$argN": the compiler reports it */
 	memcpy(num, a + 4, digits);
 	num[digits] = '\0';
-	if (kstrtoul(num, 10, &n) || !n || n > tprobe_btf_nr_args(ctx))
+	/* $arg0: the compiler reports it (BAD_ARG_NUM) */
+	if (kstrtoul(num, 10, &n) || !n)
+		return a;
+	if (n > tprobe_btf_nr_args(ctx))
 		return ERR_PTR(tpp_fail(0, TP_ERR_NO_BTFARG, -ENOENT));
 	name = tprobe_btf_arg_name(ctx, n - 1);
 	if (!*name)
 		return a;
 	out = (char *)tpp_buf_add(buf, bufsize, used, name, strlen(name));
-	if (!out || strlen(suffix) + 1 > bufsize - *used)
+	if (!out || strlen(suffix) > bufsize - *used)
 		return NULL;
 	end = out + strlen(out);
 	strscpy(end, suffix, bufsize - (end - buf));
@@ -1485,9 +1532,10 @@ const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
 		return wildcard < 0 ? NULL :
 			ERR_PTR(tpp_fail(0, TP_ERR_NOSUP_BTFARG, -EOPNOTSUPP));
-	if (tprobe_btf_query(ctx))
+	/* No BTF, or no parameters: $argN stays a register, $arg* fails. */
+	if (tprobe_btf_query(ctx) || !tprobe_btf_nr_args(ctx))
 		return wildcard < 0 ? NULL :
-			ERR_PTR(tpp_fail(0, TP_ERR_NO_BTF_ENTRY, -ENOENT));
+			ERR_PTR(tpp_fail(0, TP_ERR_NOSUP_BTFARG, -EOPNOTSUPP));
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
 	return tpp_expand_btf_args(argc, argv, new_argc, buf, bufsize,
 				   wildcard, ctx);
