@@ -409,13 +409,20 @@ static void *call_slot_target(const u8 *slot)
 void *arch_ftrace_trampoline_func(struct ftrace_ops *ops,
 				  struct dyn_ftrace *rec)
 {
+	const u8 *slot;
+
 	if (ops && (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline)
 		return call_slot_target(tramp_call_slot(ops));
 	if (ops && ops->trampoline)
 		return NULL;
-	if (rec->flags & FTRACE_FL_REGS_EN)
-		return call_slot_target((const u8 *)ftrace_regs_call);
-	return call_slot_target((const u8 *)ftrace_call);
+	slot = (rec->flags & FTRACE_FL_REGS_EN) ? (const u8 *)ftrace_regs_call :
+						  (const u8 *)ftrace_call;
+	/*
+	 * Not "ftrace_call + 5" as a constant: with IBT, objtool flags a
+	 * reference into the middle of the caller that no ENDBR guards.
+	 */
+	OPTIMIZER_HIDE_VAR(slot);
+	return call_slot_target(slot);
 }
 
 /**
