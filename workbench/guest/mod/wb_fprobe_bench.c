@@ -40,7 +40,7 @@ module_param(spin, int, 0444);
 static unsigned long wb_fpb_hits;
 
 /* The probed function: in this module, so it has an fentry call site. */
-noinline unsigned long wb_fpb_target(unsigned long x)
+static noinline unsigned long wb_fpb_target(unsigned long x)
 {
 	asm volatile("");
 	return x * 3 + 1;
