@@ -858,7 +858,12 @@ static int ftrace_ops_check(struct ftrace_ops *ops)
 		return -EBUSY;
 
 	if (flags & FTRACE_OPS_FL_IPMODIFY) {
-		if (!(flags & (FTRACE_OPS_FL_SAVE_REGS |
+		/*
+		 * It moves the call through regs->ip: where ftrace_regs has
+		 * no settable ip, only a pt_regs frame can do that.
+		 */
+		if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) &&
+		    !(flags & (FTRACE_OPS_FL_SAVE_REGS |
 			       FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)))
 			return -EINVAL;
 		/* It redirects functions: it has to say which ones. */
@@ -884,7 +889,8 @@ static int ftrace_ops_check(struct ftrace_ops *ops)
  *
  * Context: ftrace_lock held; may sleep.
  * Return: 0; -EINVAL for an ops without func, a deleted ops or an
- * IPMODIFY ops without SAVE_REGS or filter; -EBUSY if it is enabled
+ * IPMODIFY ops without filter (or, where ftrace_regs cannot move the
+ * call, without SAVE_REGS); -EBUSY if it is enabled
  * already, or PERMANENT while ftrace_enabled is 0.  On error @ops is
  * unchanged.
  */
@@ -1203,7 +1209,8 @@ static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
  * Context: process context; takes direct_mutex (IPMODIFY ops) and
  * ftrace_lock; may sleep.
  * Return: 0; -EINVAL for an ops without func, or an IPMODIFY ops without
- * FTRACE_OPS_FL_SAVE_REGS or without a filter; -EBUSY if @ops is
+ * a filter (or without FTRACE_OPS_FL_SAVE_REGS where ftrace_regs cannot
+ * move the call: !DYNAMIC_FTRACE_WITH_ARGS); -EBUSY if @ops is
  * registered already, if it is PERMANENT while ftrace_enabled is 0, or if
  * it would share a function with another IPMODIFY ops or with a direct
  * ops that has no ops_func; the error of a direct ops' ops_func; -ENOMEM;
