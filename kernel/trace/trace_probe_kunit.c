@@ -840,6 +840,7 @@ static void btf_params_named_and_typed(struct kunit *test)
 {
 	static const char * const args[] = {
 		"file", "count", "file->f_pos", "len=count:x32", "file->f_flags",
+		"w=+0(file->f_pos)",
 	};
 	struct trace_probe *tp;
 	struct tpk_run run;
@@ -872,6 +873,14 @@ static void btf_params_named_and_typed(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, tp->args[4].type->name, "u32");
 	KUNIT_EXPECT_EQ(test, tp->args[4].code[1].offset,
 			(int)offsetof(struct file, f_flags));
+
+	/* Inside a dereference a member is only an address: default type. */
+	KUNIT_EXPECT_STREQ(test, tp->args[5].type->name, "u64");
+	KUNIT_EXPECT_EQ(test, tp->args[5].code[1].op, FETCH_OP_DEREF);
+	KUNIT_EXPECT_EQ(test, tp->args[5].code[1].offset,
+			(int)offsetof(struct file, f_pos));
+	KUNIT_EXPECT_EQ(test, tp->args[5].code[2].op, FETCH_OP_ST_MEM);
+	KUNIT_EXPECT_EQ(test, tp->args[5].code[2].offset, 0);
 }
 
 static void btf_retval_typed_or_refused(struct kunit *test)
@@ -901,8 +910,10 @@ static const struct tpk_bad_case tpk_btf_bad_cases[] = {
 	  -EINVAL, TP_ERR_BAD_TYPE4STR, 0 },
 	{ "arrow_on_an_integer", FPROBE, 1, { "c=count->x" },
 	  -EINVAL, TP_ERR_NO_PTR_STRCT, 9 },
-	{ "dot_on_a_pointer", FPROBE, 1, { "file.f_pos" },
-	  -EINVAL, TP_ERR_NO_PTR_STRCT, 5 },
+	{ "dot_on_a_value_in_a_register", FPROBE, 1, { "file.f_pos" },
+	  -EOPNOTSUPP, TP_ERR_NOSUP_DAT_ARG, 5 },
+	{ "arrow_through_a_char_pointer", FPROBE, 1, { "buf->x" },
+	  -EINVAL, TP_ERR_BAD_BTF_TID, 5 },
 	{ "name_on_kprobe_at_offset", KPROBE_OFFS, 1, { "file" },
 	  -EINVAL, TP_ERR_NOSUP_BTFARG, 0 },
 };
