@@ -211,12 +211,17 @@ int main(int argc, char **argv)
 		where();
 		return 0;
 	}
-	if (!strcmp(mode, "getppid")) {
-		/* a known number of one system call, for kernel-side probes */
+	if (!strcmp(mode, "getpgid")) {
+		/*
+		 * A known number of one system call, for kernel-side probes.
+		 * getpgid, not a system call without arguments: the x86-64
+		 * entry of those shares its address with the ia32 one, and
+		 * available_filter_functions names only one of them.
+		 */
 		n = argc > 2 ? atoi(argv[2]) : 1000;
 		for (i = 0; i < n; i++)
-			syscall(SYS_getppid);
-		printf("wb-demo: %d getppid calls\n", n);
+			syscall(SYS_getpgid, 0);
+		printf("wb-demo: %d getpgid calls\n", n);
 		return 0;
 	}
 	if (!strcmp(mode, "sema")) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A real BPF client on our stack: Debian's bpftrace (run in the host's root,
 # see hostroot.sh) attaches to a known workload and the counts must be
-# exact.  The workload is "wb-demo getppid N", N getppid() calls; each case
+# exact.  The workload is "wb-demo getpgid N", N getpgid() calls; each case
 # runs it under "bpftrace -c", which attaches first and filters on its pid.
 # The last cases put a BPF trampoline and a livepatch (upstream's
 # test_klp_livepatch, which replaces cmdline_proc_show()) on one function,
@@ -19,7 +19,7 @@ n=0
 # case NAME EXPECT PROGRAM [COMMAND]: bpftrace's output must have a line
 # equal to EXPECT.
 case_bt() {
-	name=$1 expect=$2 prog=$3 cmd=${4:-/tmp/wb-demo getppid $N}
+	name=$1 expect=$2 prog=$3 cmd=${4:-/tmp/wb-demo getpgid $N}
 	n=$((n + 1))
 	start=$(date +%s)
 	chroot /host /usr/bin/bpftrace -e "$prog" -c "$cmd" > /tmp/bt.log 2>&1
@@ -37,19 +37,19 @@ chroot /host /usr/bin/bpftrace --info 2>&1 | grep -iE 'kprobe_multi|kfunc|btf|ve
 	sed 's/^/# /'
 
 case_bt "kprobe on a syscall, exact count" "@n: $N" \
-	'kprobe:__x64_sys_getppid /pid == cpid/ { @n = count(); }'
+	'kprobe:__x64_sys_getpgid /pid == cpid/ { @n = count(); }'
 case_bt "kretprobe on a syscall, exact count" "@n: $N" \
-	'kretprobe:__x64_sys_getppid /pid == cpid/ { @n = count(); }'
+	'kretprobe:__x64_sys_getpgid /pid == cpid/ { @n = count(); }'
 case_bt "kprobe wildcard over every syscall (kprobe_multi), exact count" \
-	"@[kprobe:__x64_sys_getppid]: $N" \
+	"@[kprobe:__x64_sys_getpgid]: $N" \
 	'kprobe:__x64_sys_* /pid == cpid/ { @[probe] = count(); }'
 case_bt "kretprobe wildcard over every syscall (kretprobe_multi), exact count" \
-	"@[kretprobe:__x64_sys_getppid]: $N" \
+	"@[kretprobe:__x64_sys_getpgid]: $N" \
 	'kretprobe:__x64_sys_* /pid == cpid/ { @[probe] = count(); }'
 case_bt "fentry (kfunc) on a syscall, exact count" "@n: $N" \
-	'kfunc:__x64_sys_getppid /pid == cpid/ { @n = count(); }'
+	'kfunc:__x64_sys_getpgid /pid == cpid/ { @n = count(); }'
 case_bt "fexit (kretfunc) on a syscall, exact count" "@r: $N" \
-	'kretfunc:__x64_sys_getppid /pid == cpid/ { @r = count(); }'
+	'kretfunc:__x64_sys_getpgid /pid == cpid/ { @r = count(); }'
 
 # A livepatch and a BPF trampoline on cmdline_proc_show().
 lpmod=/tmp/test_klp_livepatch.ko
@@ -62,18 +62,21 @@ lp_off() {
 	while [ -d $lp ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
 	rmmod test_klp_livepatch 2>/dev/null
 }
-reads='for i in 1 2 3 4 5; do cat /proc/cmdline; done'
+# bpftrace -c splits its command at spaces, without a shell: scripts.
+printf 'for i in 1 2 3 4 5; do cat /proc/cmdline; done\n' > /tmp/reads.sh
+printf 'insmod %s && sleep 2 && . /tmp/reads.sh\n' "$lpmod" > /tmp/lp-reads.sh
+reads="/bin/sh /tmp/reads.sh"
 if [ -f $lpmod ]; then
 	# livepatch first: the trampoline comes second (SHARE_IPMODIFY_SELF)
 	insmod $lpmod
 	case_bt "fexit on a livepatched function (livepatch first)" "@n: 5" \
-		'kretfunc:cmdline_proc_show { @n = count(); }' "/bin/sh -c '$reads'"
+		'kretfunc:cmdline_proc_show { @n = count(); }' "$reads"
 	grep -c 'this has been live patched' /tmp/bt.log | sed 's/^/# patched lines: /'
 	lp_off
 	# the trampoline first: the livepatch comes second (..._PEER)
 	case_bt "livepatch on a function with an fexit program (fexit first)" "@n: 5" \
 		'kretfunc:cmdline_proc_show { @n = count(); }' \
-		"/bin/sh -c 'insmod $lpmod && sleep 2 && $reads'"
+		"/bin/sh /tmp/lp-reads.sh"
 	n_patched=$(grep -c 'this has been live patched' /tmp/bt.log)
 	n=$((n + 1))
 	if [ "$n_patched" = 5 ]; then

@@ -17,7 +17,9 @@ for t in /tmp/livepatch/test-*.sh; do
 	n=$((n + 1))
 	name=${t##*/}
 	start=$(date +%s)
-	chroot /host /bin/bash -c "cd /tmp/livepatch && ./$name" > "/tmp/$name.log" 2>&1
+	# KDIR: the scripts only check that it exists (modules are prebuilt)
+	chroot /host /bin/bash -c "cd /tmp/livepatch && KDIR=/tmp/livepatch ./$name" \
+		> "/tmp/$name.log" 2>&1
 	rc=$?
 	sed 's/^/# /' "/tmp/$name.log"
 	echo "# $name: exit $rc after $(($(date +%s) - start))s"
