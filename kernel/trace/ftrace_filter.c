@@ -124,7 +124,11 @@ static void ftrace_match_parse(struct ftrace_match *m, char *func, int len,
 
 static const char *ftrace_group_modname(struct ftrace_site_group *g)
 {
+#ifdef CONFIG_MODULES
 	return g->mod ? g->mod->name : NULL;
+#else
+	return NULL;
+#endif
 }
 
 /* Does the module part of the pattern select group @g? */

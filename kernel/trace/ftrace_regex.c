@@ -288,6 +288,7 @@ static int __init regex_mod_cmd_init(void)
 }
 core_initcall(regex_mod_cmd_init);
 
+#ifdef CONFIG_MODULES
 /* Move the cached requests of @name from @head to @todo.  ftrace_lock held. */
 static void mod_cache_take(struct list_head *head, const char *name,
 			   struct list_head *todo)
@@ -344,6 +345,7 @@ static void mod_cache_apply_one(struct trace_array *tr, const char *name,
 unlock:
 	mutex_unlock(lock);
 }
+#endif /* CONFIG_MODULES */
 
 /**
  * ftrace_mod_cache_apply - apply cached ":mod:" requests to a new module
