@@ -875,7 +875,7 @@ static void btf_params_named_and_typed(struct kunit *test)
 			(int)offsetof(struct file, f_flags));
 
 	/* Inside a dereference a member is only an address: default type. */
-	KUNIT_EXPECT_STREQ(test, tp->args[5].type->name, "u64");
+	KUNIT_EXPECT_STREQ(test, tp->args[5].type->name, DEFAULT_FETCH_TYPE_STR);
 	KUNIT_EXPECT_EQ(test, tp->args[5].code[1].op, FETCH_OP_DEREF);
 	KUNIT_EXPECT_EQ(test, tp->args[5].code[1].offset,
 			(int)offsetof(struct file, f_pos));
