@@ -85,9 +85,6 @@
  *		expression when it has none (ABI)
  * @depth:	dereference operands being compiled around the current point
  * @want:	the argument's type as written, NULL when none was given
- * @btf_type:	BTF type of what the program computes (modifiers skipped;
- *		NULL for an unknown type), valid when @btf_typed is set
- * @btf_typed:	the expression was a BTF parameter or a typed $retval
  * @btf_tname:	the fetch type the BTF type maps to, "" when none
  *
  * Lifetime: on the stack of one traceprobe_parse_probe_arg() call and owned
@@ -102,8 +99,6 @@ struct tpp_compiler {
 	int tail_pos;
 	int depth;
 	const struct fetch_type *want;
-	const struct btf_type *btf_type;
-	bool btf_typed;
 	char btf_tname[TPROBE_BTF_TYPE_LEN];
 };
 
@@ -458,8 +453,6 @@ static int tpp_btf_finish(struct tpp_compiler *c, const struct btf_type *t,
 	}
 
 	if (!c->want) {
-		c->btf_typed = true;
-		c->btf_type = t;
 		if (m->bit_size) {
 			unsigned int bits = t->size * BITS_PER_BYTE;
 
@@ -1150,7 +1143,7 @@ static int tpp_compile(struct tpp_compiler *c, struct probe_arg *parg,
 		goto out;
 
 	/* No type given: a BTF-typed expression brings its own. */
-	if (!spec.text && c->btf_typed && c->btf_tname[0]) {
+	if (!spec.text && c->btf_tname[0]) {
 		spec.text = c->btf_tname;
 		spec.type = tpp_lookup_type(spec.text, c->ctx->flags);
 		if (!spec.type) {
