@@ -63,11 +63,13 @@ DEFINE_MUTEX(ftrace_lock);
 struct ftrace_ops ftrace_list_end __read_mostly = {
 	.flags		= FTRACE_OPS_FL_STUB,
 	.func		= ftrace_stub,
+#ifdef CONFIG_DYNAMIC_FTRACE
 	.subop_list	= LIST_HEAD_INIT(ftrace_list_end.subop_list),
 	.func_hash	= &ftrace_list_end.local_hash,
 	.local_hash	= {
 		.regex_lock	= __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
 	},
+#endif
 };
 
 struct ftrace_ops __rcu *ftrace_ops_list __read_mostly =
@@ -77,6 +79,7 @@ struct ftrace_ops __rcu *ftrace_ops_list __read_mostly =
 struct ftrace_ops global_ops = {
 	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
 	.func		= ftrace_stub,
+#ifdef CONFIG_DYNAMIC_FTRACE
 	.subop_list	= LIST_HEAD_INIT(global_ops.subop_list),
 	.func_hash	= &global_ops.local_hash,
 	.local_hash	= {
@@ -84,6 +87,7 @@ struct ftrace_ops global_ops = {
 		.notrace_hash	= (struct ftrace_hash __rcu *)FTRACE_EMPTY_HASH,
 		.regex_lock	= __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
 	},
+#endif
 };
 
 /*
@@ -164,6 +168,8 @@ bool ftrace_core_dead(void)
 
 /* ---- ops initialisation ---------------------------------------------- */
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 /* Serialises first-time initialisation of any ops. */
 static DEFINE_MUTEX(ftrace_ops_init_lock);
 
@@ -221,6 +227,16 @@ void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 	ftrace_ops_init_hash(ops, &global_ops.local_hash);
 }
 EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
+
+#else /* !CONFIG_DYNAMIC_FTRACE */
+
+/* Without records an ops has no hashes: nothing to set up. */
+void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+}
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 /* ---- the hot path ----------------------------------------------------- */
 
@@ -533,6 +549,8 @@ static void ftrace_wait_for_callbacks(void)
 
 /* ---- trampolines ------------------------------------------------------ */
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 void __weak arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 {
 }
@@ -844,20 +862,39 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 	return -ERANGE;
 }
 
+#else /* !CONFIG_DYNAMIC_FTRACE */
+
+/* Trampolines need a call site to point at them: there are none. */
+static void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops) { }
+static void ftrace_trampoline_free(struct ftrace_ops *ops) { }
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 /* ---- registration ----------------------------------------------------- */
 
 /* Checks that change nothing; every rejection of a registration is here. */
 static int ftrace_ops_check(struct ftrace_ops *ops)
 {
 	unsigned long flags = ops->flags;
-	struct ftrace_hash *filter;
 
 	if (!ops->func || (flags & FTRACE_OPS_FL_DELETED))
 		return -EINVAL;
 	if (flags & FTRACE_OPS_FL_ENABLED)
 		return -EBUSY;
 
+	/*
+	 * Only a patched call site can build a complete pt_regs; an ops that
+	 * takes regs only if supported runs without them.
+	 */
+	if ((flags & FTRACE_OPS_FL_SAVE_REGS) &&
+	    !(flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED) &&
+	    !IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS))
+		return -EINVAL;
+
 	if (flags & FTRACE_OPS_FL_IPMODIFY) {
+#ifdef CONFIG_DYNAMIC_FTRACE
+		struct ftrace_hash *filter;
+
 		/*
 		 * It moves the call through regs->ip: where ftrace_regs has
 		 * no settable ip, only a pt_regs frame can do that.
@@ -871,6 +908,10 @@ static int ftrace_ops_check(struct ftrace_ops *ops)
 						   lockdep_is_held(&ftrace_lock));
 		if (ftrace_hash_empty(filter))
 			return -EINVAL;
+#else
+		/* It must name its functions, and without records it cannot. */
+		return -EINVAL;
+#endif
 	}
 
 	if ((flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
@@ -882,15 +923,18 @@ static int ftrace_ops_check(struct ftrace_ops *ops)
  * __register_ftrace_function - link an ops into ftrace_ops_list
  * @ops: the ops
  *
- * Validates @ops, completes its flags (SAVE_REGS_IF_SUPPORTED means
- * SAVE_REGS here, DYNAMIC unless it lives in core kernel data), sets
- * saved_func and the pid-filtering func, gets it a trampoline and appends
- * it to ftrace_ops_list with FTRACE_OPS_FL_ENABLED.  Patches nothing.
+ * Validates @ops, completes its flags (SAVE_REGS_IF_SUPPORTED sets
+ * SAVE_REGS where call sites can save pt_regs and clears it elsewhere;
+ * DYNAMIC unless it lives in core kernel data), sets saved_func and the
+ * pid-filtering func, gets it a trampoline and appends it to
+ * ftrace_ops_list with FTRACE_OPS_FL_ENABLED.  Patches nothing.
  *
  * Context: ftrace_lock held; may sleep.
- * Return: 0; -EINVAL for an ops without func, a deleted ops or an
+ * Return: 0; -EINVAL for an ops without func, a deleted ops, SAVE_REGS
+ * alone where no pt_regs can be saved (!DYNAMIC_FTRACE_WITH_REGS), or an
  * IPMODIFY ops without filter (or, where ftrace_regs cannot move the
- * call, without SAVE_REGS); -EBUSY if it is enabled
+ * call, without SAVE_REGS; or without call-site records at all); -EBUSY
+ * if it is enabled
  * already, or PERMANENT while ftrace_enabled is 0.  On error @ops is
  * unchanged.
  */
@@ -905,8 +949,12 @@ int __register_ftrace_function(struct ftrace_ops *ops)
 	if (ret)
 		return ret;
 
-	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
-		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED) {
+		if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS))
+			ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+		else
+			ops->flags &= ~FTRACE_OPS_FL_SAVE_REGS;
+	}
 	if (!is_kernel_core_data((unsigned long)ops))
 		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
 
@@ -1054,6 +1102,7 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	return 0;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 static void ftrace_subops_unlink(struct ftrace_ops *subops)
 {
 	list_del_init(&subops->list);
@@ -1144,6 +1193,8 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 	ftrace_subops_unlink(subops);
 	return 0;
 }
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /*
@@ -1254,6 +1305,8 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 
 /* ---- changes of registered ops -------------------------------------- */
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 /* Does a registered ops or subop use @ops' hashes? */
 static bool ftrace_ops_hash_live(struct ftrace_ops *ops)
 {
@@ -1297,6 +1350,7 @@ int ftrace_ops_hash_changed(struct ftrace_ops *ops)
 		return 0;
 	return ftrace_update_sites(0);
 }
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 /**
  * ftrace_update_pid_func - follow a change of the pid filters

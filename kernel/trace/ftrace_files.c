@@ -30,6 +30,8 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 /* What a record whose address has no function symbol is listed as. */
 #define SITE_NO_SYMBOL		"__ftrace_invalid_address__"
 
@@ -483,6 +485,8 @@ void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 	ftrace_free_filter(ops);
 }
 
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 /* ---- directory setup ------------------------------------------------ */
 
 /**
@@ -511,6 +515,7 @@ void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
 {
 	WARN_ON(!(tr->flags & TRACE_ARRAY_FL_GLOBAL));
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 	trace_create_file("available_filter_functions", TRACE_MODE_READ,
 			  d_tracer, NULL, &avail_fops);
 	trace_create_file("available_filter_functions_addrs", TRACE_MODE_READ,
@@ -528,10 +533,12 @@ void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
 	trace_create_file("set_graph_notrace", TRACE_MODE_WRITE, d_tracer,
 			  NULL, &ftrace_graph_notrace_fops);
 #endif
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 	ftrace_profile_create_files(d_tracer);
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 /**
  * ftrace_init_trace_array - initialise the core's lists in a trace array
  * @tr: a new trace array
@@ -544,3 +551,4 @@ void ftrace_init_trace_array(struct trace_array *tr)
 	INIT_LIST_HEAD(&tr->mod_trace);
 	INIT_LIST_HEAD(&tr->mod_notrace);
 }
+#endif

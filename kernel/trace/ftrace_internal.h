@@ -15,6 +15,8 @@
  *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
  *   ftrace_profile.c  function profiler
  *   ftrace_direct.c   direct-call trampolines
+ *   ftrace_static.c   the update without call-site records (!DYNAMIC_FTRACE):
+ *                     one set of every enabled ops for every function
  *
  * Locking, for everything below unless said otherwise:
  *  - ftrace_lock (mutex) serialises every change: the ops list, the site
@@ -39,8 +41,6 @@
 /* The top-level function tracer's ops, and the lock of every change. */
 extern struct ftrace_ops global_ops;
 extern struct mutex ftrace_lock;
-
-#ifdef CONFIG_DYNAMIC_FTRACE
 
 /* ---- ftrace.c: ops registration ------------------------------------- */
 
@@ -89,6 +89,8 @@ void ftrace_pid_func(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs);
 bool ftrace_pids_enabled(struct ftrace_ops *ops);
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 /* ---- ftrace_sites.c: call-site records ------------------------------ */
 
 /*
@@ -133,6 +135,8 @@ static inline bool ftrace_site_disabled(struct dyn_ftrace *rec)
 	return rec->flags & FTRACE_FL_DISABLED;
 }
 
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 /* ---- ftrace_patch.c: site generations and updates ------------------- */
 
 /*
@@ -154,6 +158,11 @@ struct ftrace_site_set {
 	unsigned int		flags;
 	struct ftrace_ops	*ops[];	/* nr members, then NULL */
 };
+
+/* What ftrace_dispatch_find() returns for a site without a set. */
+extern struct ftrace_site_set ftrace_no_site_set;
+
+#ifdef CONFIG_DYNAMIC_FTRACE
 
 struct ftrace_site_slot {
 	unsigned long		ip;	/* 0: empty */
@@ -180,9 +189,6 @@ static __always_inline unsigned int ftrace_dispatch_hash(unsigned long ip)
 	return ip >> 4;
 }
 
-/* What ftrace_dispatch_find() returns for a site without a set. */
-extern struct ftrace_site_set ftrace_no_site_set;
-
 /*
  * Hot path: the set wanting @ip in the current generation, or the empty
  * set ftrace_no_site_set (its ops[] is just the NULL end mark).
@@ -205,6 +211,24 @@ ftrace_dispatch_find(unsigned long ip)
 	}
 }
 
+#else /* !CONFIG_DYNAMIC_FTRACE */
+
+/*
+ * ftrace_static.c: without records every traced function calls in, and
+ * every enabled ops wants every function, so one set serves all of them.
+ */
+extern struct ftrace_site_set __rcu *ftrace_static_set;
+
+static __always_inline struct ftrace_site_set *
+ftrace_dispatch_find(unsigned long ip)
+{
+	struct ftrace_site_set *set = rcu_dereference_raw(ftrace_static_set);
+
+	return set ? set : &ftrace_no_site_set;
+}
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 /*
  * Recompute what every call site wants from the registered ops, publish a
  * new generation, patch the sites that changed in one text_poke batch,
@@ -216,6 +240,8 @@ ftrace_dispatch_find(unsigned long ip)
 int ftrace_sites_update(int command);
 /* Like ftrace_sites_update() but only checks for clashes; changes nothing. */
 int ftrace_sites_check(void);
+
+#ifdef CONFIG_DYNAMIC_FTRACE
 
 /* x86 and friends: weak hooks the patcher calls. */
 void ftrace_run_update_code(int command);
@@ -340,6 +366,8 @@ static inline int ftrace_direct_share_prepare(struct ftrace_ops *ops)
 static inline void ftrace_direct_share_cleanup(void) { }
 #endif
 
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 /* ---- ftrace_files.c, ftrace_pid.c, ftrace_profile.c ------------------ */
 
 extern const struct file_operations ftrace_pid_fops;
@@ -361,6 +389,8 @@ extern unsigned long ftrace_number_of_pages;
 extern unsigned long ftrace_number_of_groups;
 extern unsigned long ftrace_update_time;	/* ns spent NOPing at boot */
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 /* ---- ftrace.c: trampolines ------------------------------------------ */
 
 #ifdef CONFIG_MODULES
@@ -372,8 +402,6 @@ void ftrace_mod_syms_drop(struct module *mod);
 void ftrace_trampoline_add(struct ftrace_ops *ops);
 void ftrace_trampoline_free(struct ftrace_ops *ops);
 
-#else /* !CONFIG_DYNAMIC_FTRACE */
-# error "our function-hook core needs CONFIG_DYNAMIC_FTRACE"
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER

@@ -10,7 +10,7 @@
  * Each CPU owns a table allocated when profiling is first enabled and
  * never freed (open stat files keep pointers to its entries):
  *   entries[]  one per profiled function, handed out in order; sized for
- *              every call site known at the time (ftrace_update_tot_cnt)
+ *              every call site known at the time (FPROF_SITES)
  *   heads[]    hash buckets; heads[h] and entry.next are entry index + 1,
  *              0 ending a chain
  * Only its own CPU writes a table, from the hook with interrupts off; an
@@ -295,14 +295,20 @@ static void fprof_table_free(struct fprof_table *t)
 	t->cap = 0;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+#define FPROF_SITES	ftrace_update_tot_cnt
+#else
+/* No call-site records count the traceable functions: a typical kernel's. */
+#define FPROF_SITES	(32UL * 1024)
+#endif
+
 /*
  * First enable: one table per possible CPU, all or none.  The hook tests
  * t->entries, so a table is usable from the moment it is complete.
  */
 static int fprof_alloc_tables(void)
 {
-	unsigned int cap = max_t(unsigned long, ftrace_update_tot_cnt,
-				 FPROF_MIN_ENTRIES);
+	unsigned int cap = max_t(unsigned long, FPROF_SITES, FPROF_MIN_ENTRIES);
 	int cpu, err;
 
 	for_each_possible_cpu(cpu) {

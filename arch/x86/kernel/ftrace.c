@@ -49,6 +49,12 @@
 #include <asm/nops.h>
 #include <asm/text-patching.h>
 
+/*
+ * Without CONFIG_DYNAMIC_FTRACE nothing is patched: __fentry__ itself is
+ * the hook (ftrace_64.S), and only the graph hook below may be built.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE
+
 /* ---- the instruction at a call site ------------------------------------ */
 
 /* The site's instruction when it calls @target (0: the NOP). */
@@ -463,6 +469,8 @@ void set_ftrace_ops_ro(void)
 				(void *)op->trampoline);
 	}
 }
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 /* ---- function graph ------------------------------------------------------ */
 

@@ -65,10 +65,6 @@
 #include <asm/unwind_hints.h>
 #include <asm/frame.h>
 
-#ifndef CONFIG_DYNAMIC_FTRACE
-# error "the x86_64 function hooks need CONFIG_DYNAMIC_FTRACE"
-#endif
-
 #ifdef CONFIG_FRAME_POINTER
 /*
  * {frame of the parent, traced function} then {caller's rbp, parent_ip}:
@@ -86,15 +82,17 @@
 	.section .text, "ax"
 
 /*
- * Plain returns.  __fentry__ is what the compiler calls, until the core
- * NOPs the site; ftrace_stub is what ftrace_call calls while nothing is
- * registered.
+ * Plain returns.  With CONFIG_DYNAMIC_FTRACE, __fentry__ is what the
+ * compiler calls until the core NOPs the site; ftrace_stub is what
+ * ftrace_call calls while nothing is registered.
  */
+#ifdef CONFIG_DYNAMIC_FTRACE
 SYM_FUNC_START(__fentry__)
 	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(__fentry__)
 EXPORT_SYMBOL(__fentry__)
+#endif
 
 SYM_TYPED_FUNC_START(ftrace_stub)
 	CALL_DEPTH_ACCOUNT
@@ -268,6 +266,7 @@ SYM_FUNC_END(ftrace_stub_graph)
 	nopl	(%rax)
 .endm
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 SYM_FUNC_START(ftrace_caller)
 	fh_frame_build 0
 SYM_INNER_LABEL(ftrace_caller_op_ref, SYM_L_GLOBAL)
@@ -327,6 +326,37 @@ SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	int3
 SYM_FUNC_END(ftrace_regs_caller)
 STACK_FRAME_NON_STANDARD_FP ftrace_regs_caller
+
+#else /* !CONFIG_DYNAMIC_FTRACE */
+
+/*
+ * Without call-site records every traceable function keeps calling
+ * __fentry__, so this is the one hook: a compare and a return while
+ * ftrace_trace_function is ftrace_stub, else ftrace_caller's
+ * argument-only frame and a call through the pointer.  The op is loaded
+ * before the function, as ftrace_caller loads it before its call slot is
+ * fetched: the core only changes function_trace_op while the function in
+ * place ignores it (kernel/trace/ftrace.c).
+ */
+SYM_FUNC_START(__fentry__)
+	CALL_DEPTH_ACCOUNT
+	cmpq	$ftrace_stub, ftrace_trace_function(%rip)
+	jnz	.Lfh_static_call
+	RET
+.Lfh_static_call:
+	fh_frame_build 0
+	movq	function_trace_op(%rip), %rdx
+	movq	ftrace_trace_function(%rip), %r8
+	CALL_NOSPEC r8
+	fh_frame_resume_at 0
+	fh_arg_regs from
+	addq	$FH_AREA, %rsp
+	RET
+SYM_FUNC_END(__fentry__)
+EXPORT_SYMBOL(__fentry__)
+STACK_FRAME_NON_STANDARD_FP __fentry__
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
