@@ -370,3 +370,22 @@ int trace_probe_create(const char *raw_command,
 	argv_free(argv);
 	return ret;
 }
+
+/**
+ * trace_probe_create_locked - trace_probe_create() outside dyn_event_create()
+ * @raw_command: the definition as written to the events file
+ * @createfn: the parser, called with the words
+ *
+ * For a front end that parses a line again after dyn_event_create() gave
+ * it up (to log why it is refused): takes dyn_event_ops_mutex, which
+ * serialises the error-log context, as dyn_event_create() does.
+ *
+ * Context: process context; sleeps.
+ * Return: as trace_probe_create().
+ */
+int trace_probe_create_locked(const char *raw_command,
+			      int (*createfn)(int, const char **))
+{
+	guard(mutex)(&dyn_event_ops_mutex);
+	return trace_probe_create(raw_command, createfn);
+}

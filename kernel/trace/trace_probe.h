@@ -386,6 +386,8 @@ bool trace_probe_match_command_args(struct trace_probe *tp,
 				    int argc, const char **argv);
 int trace_probe_create(const char *raw_command,
 		       int (*createfn)(int, const char **));
+int trace_probe_create_locked(const char *raw_command,
+			      int (*createfn)(int, const char **));
 int trace_probe_print_args(struct trace_seq *s, struct probe_arg *args,
 			   int nr_args, u8 *data, void *field);
 
@@ -525,6 +527,10 @@ enum tp_err_code {
 	TP_ERR_NO_TRACEPOINT,
 	TP_ERR_BAD_TP_NAME,
 	TP_ERR_BAD_ADDR_SUFFIX,
+	TP_ERR_BAD_PROBE_TYPE,
+	TP_ERR_NO_PROBE_POINT,
+	TP_ERR_BAD_UPROBE_SITE,
+	TP_ERR_TOO_MANY_ARGS,
 	/* group and event names */
 	TP_ERR_NO_GROUP_NAME,
 	TP_ERR_GROUP_TOO_LONG,

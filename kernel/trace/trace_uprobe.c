@@ -1526,8 +1526,11 @@ static int trace_uprobe_parse_args(struct trace_uprobe *tu, int argc,
 			return ret;
 	}
 	/* Staged arguments must fit the scratch area with room to spare. */
-	if (tu->tp.size >= UPROBE_SCRATCH_SIZE)
+	if (tu->tp.size >= UPROBE_SCRATCH_SIZE) {
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, EVENT_TOO_BIG);
 		return -E2BIG;
+	}
 	tu->fetch_direct = trace_uprobe_args_direct(tu);
 	bitmap_zero(tu->dyn_args, MAX_TRACE_ARGS);
 	for (i = 0; i < tu->tp.nr_args; i++) {
@@ -1598,10 +1601,14 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		return -ECANCELED;
 	if (argc < 2 || !uprobe_token_is_site(argv[1]))
 		return -ECANCELED;
-	if (argc - 2 > MAX_TRACE_ARGS)
-		return -E2BIG;
 
 	trace_probe_log_init("trace_uprobe", argc, argv);
+	if (argc - 2 > MAX_TRACE_ARGS) {
+		trace_probe_log_set_index(2 + MAX_TRACE_ARGS);
+		trace_probe_log_err(0, TOO_MANY_ARGS);
+		trace_probe_log_clear();
+		return -E2BIG;
+	}
 	site.is_return = kind[0] == 'r';
 	ret = uprobe_site_parse(argv[1], &site);
 	if (!ret)
@@ -1768,6 +1775,34 @@ static int uprobe_list_open(struct inode *inode, struct file *file)
 	return ret;
 }
 
+/*
+ * A line of uprobe_events that is no uprobe definition at all (which
+ * dynamic_events would offer to the other probe types): say why in
+ * error_log.  6.12 refuses these lines without an entry.
+ */
+static int trace_uprobe_log_refused(int argc, const char **argv)
+{
+	const char *kind = argv[0];
+	const char *colon;
+
+	trace_probe_log_init("trace_uprobe", argc, argv);
+	if ((kind[0] != 'p' && kind[0] != 'r') ||
+	    (kind[1] != '\0' && kind[1] != ':')) {
+		trace_probe_log_err(0, BAD_PROBE_TYPE);
+	} else if (argc < 2) {
+		trace_probe_log_err(strlen(kind), NO_PROBE_POINT);
+	} else {
+		trace_probe_log_set_index(1);
+		colon = strrchr(argv[1], ':');
+		if (strchr(argv[1], '/') && colon)
+			trace_probe_log_err(colon + 1 - argv[1], BAD_UPROBE_OFFS);
+		else
+			trace_probe_log_err(0, BAD_UPROBE_SITE);
+	}
+	trace_probe_log_clear();
+	return -EINVAL;
+}
+
 /* One line written to uprobe_events: a definition or a removal. */
 static int uprobe_events_run(const char *cmd)
 {
@@ -1779,7 +1814,7 @@ static int uprobe_events_run(const char *cmd)
 	/* Here nobody else may take the line: not ours means bad input. */
 	ret = dyn_event_create(cmd, &trace_uprobe_ops);
 	if (ret == -ECANCELED)
-		ret = -EINVAL;
+		ret = trace_probe_create_locked(cmd, trace_uprobe_log_refused);
 	return ret;
 }
 
