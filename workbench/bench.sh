@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh: build stock and ours with the same config, boot each with the
-# same QEMU settings, run the guest 'bench' job and print ours/stock.
+# bench.sh [STOCK OURS [GROUP]]: build stock and ours with the same config
+# (kinds stock and ours, or e.g. stock-distro ours-distro), boot each with
+# the same QEMU settings, run the guest 'bench' job (all its rows, or one
+# GROUP of them) and print ours/stock.
 #
 # Two runs per kind: one under -icount shift=0, where guest time counts
 # guest instructions (figures repeat to about four digits run after run),
@@ -10,24 +12,27 @@
 . "$(dirname "$0")/common.sh"
 WB_PHASE=bench
 "$WB/deps.sh"
-for kind in stock ours; do
+stock=${1:-stock}
+ours=${2:-ours}
+group=${3:-}
+for kind in $stock $ours; do
 	"$WB/build.sh" "$kind"
 	"$WB/initramfs.sh" "$kind"
 done
 modes="icount"
 [ "${WB_BENCH_WALL:-1}" = 0 ] || modes="$modes wall"
 for mode in $modes; do
-	for kind in stock ours; do
+	for kind in $stock $ours; do
 		flag=()
 		[ "$mode" = icount ] && flag=(--icount)
-		python3 "$WB/qemu.py" "$kind" bench "${flag[@]}" --echo none \
+		python3 "$WB/qemu.py" "$kind" bench $group "${flag[@]}" --echo none \
 			--tag "bench-$mode" --timeout 2400 ||
 			die "$kind: the bench job did not finish"
 	done
 done
-python3 - "$BUILD" $modes <<'PY'
+python3 - "$BUILD" "$stock" "$ours" $modes <<'PY'
 import os, re, sys
-build, modes = sys.argv[1], sys.argv[2:]
+build, kstock, kours, modes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 def read(kind, mode):
     res = {}
     path = os.path.join(build, kind, 'runs', f'bench-{mode}', 'results.log')
@@ -38,7 +43,8 @@ def read(kind, mode):
         elif line.startswith('BENCH-ERROR'):
             print(f'[bench] {kind} {mode}: {line.strip()}')
     return res
-data = {(k, m): read(k, m) for k in ('stock', 'ours') for m in modes}
+data = {(k, m): read(kk, m) for k, kk in (('stock', kstock), ('ours', kours))
+        for m in modes}
 names = list(data[('stock', modes[0])])
 hdr = f'{"benchmark":36s}'
 for m in modes:

@@ -73,6 +73,11 @@ cp "$guest/mod/"*.ko "$root/wb/modules/"
 gcc -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
 gcc -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
+# the fuzzer and the inputs it once failed on (replayed by the test job)
+gcc -O2 -g0 -static -o "$root/usr/bin/wb-fuzz" "$WB/guest/src/wb-fuzz.c"
+gcc -O2 -g0 -static -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
+mkdir -p "$root/wb/share/fuzz"
+cp "$WB"/fuzz/*.in "$root/wb/share/fuzz/" 2>/dev/null || true
 
 # ftracetest, from the kind's tree.  The stock image gets our own cases
 # too (only test scripts, never kernel code): they state behaviour users

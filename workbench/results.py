@@ -39,7 +39,17 @@ BAD_CONSOLE = [
     (re.compile(r'rcu: INFO: (.*detected stalls.*)'), 'RCU stall'),
     (re.compile(r'INFO: (task .* blocked for more than .*)'), 'hung task'),
     (re.compile(r'watchdog: (BUG: soft lockup.*)'), 'soft lockup'),
+    (re.compile(r'\bUBSAN: (.*)'), 'UBSAN'),
+    (re.compile(r'\bODEBUG: (.*)'), 'debugobjects'),
 ]
+
+# Frames that say nothing about who leaked (kmemleak backtraces).
+ALLOC_FRAMES = re.compile(r'^(kmemleak_|__?k[mz]alloc|kmalloc|kvmalloc|__kvmalloc|'
+                          r'kmem_cache_|__kmem_cache|slab_|__slab|kzalloc|krealloc|'
+                          r'kstrdup|kmemdup|__alloc_|alloc_pages|__get_free|'
+                          r'vmalloc|__vmalloc|kcalloc|pcpu_|__alloc_percpu|'
+                          r'kasan_|___slab|__do_kmalloc|__kmalloc_|kmalloc_trace|'
+                          r'mas_|mt_|radix_tree|xa_|idr_|__d_alloc|d_alloc)')
 
 
 def lines_of(path):
@@ -134,7 +144,7 @@ def parse_boot_selftests(console):
 
 
 # Suites of the guest job after ftracetest, named by a "WB-PHASE NAME" line.
-EXTRA_SUITES = ('livepatch', 'bpf')
+EXTRA_SUITES = ('livepatch', 'bpf', 'fuzz', 'stress')
 
 
 def parse_ftracetest(results):
@@ -162,14 +172,52 @@ def parse_ftracetest(results):
 
 def bad_console(console):
     found = []
-    for raw in console:
-        line = TS.sub('', raw)
+    lines = [TS.sub('', raw) for raw in console]
+    for i, line in enumerate(lines):
         for rx, kind in BAD_CONSOLE:
             m = rx.search(line)
             if m:
-                found.append(f'{kind}: {line.strip()}')
+                text = line.strip()
+                if kind == 'lockdep':
+                    # which lock, taken where: lockdep's first "at:" line
+                    for nxt in lines[i + 1:i + 14]:
+                        a = re.search(r'\((\S+?)\)\{.*\}, at: (\S+?)\+', nxt)
+                        if a:
+                            text += f' [{a.group(1)} at {a.group(2)}]'
+                            break
+                found.append(f'{kind}: {text}')
                 break
     return found
+
+
+def kmemleak_reports(results):
+    """One entry per unreferenced object the job's leak scan listed
+    (WB-KMEMLEAK lines), named by the first backtrace frame that is not
+    an allocator."""
+    found, frame = [], None
+    for raw in results:
+        if not raw.startswith('WB-KMEMLEAK '):
+            continue
+        line = raw[len('WB-KMEMLEAK '):].strip()
+        if line.startswith('unreferenced object'):
+            if frame is not None:
+                found.append(f'kmemleak: unreferenced object from {frame or "?"}')
+            frame = ''
+            continue
+        m = re.match(r'\[<[0-9a-f]+>\] (\S+?)\+', line)
+        if m and frame == '' and not ALLOC_FRAMES.match(m.group(1)):
+            frame = m.group(1)
+    if frame is not None:
+        found.append(f'kmemleak: unreferenced object from {frame or "?"}')
+    return found
+
+
+def report_key(report):
+    """What a console report is known by: no addresses, numbers or offsets."""
+    key = re.sub(r'\+0x[0-9a-f]+/0x[0-9a-f]+', '', report)
+    key = re.sub(r'0x[0-9a-f]+|\b[0-9a-f]{12,16}\b', 'ADDR', key)
+    key = re.sub(r'\d+', 'N', key)
+    return key
 
 
 def read_results(path):
@@ -194,6 +242,8 @@ def main():
     ap.add_argument('rundir')
     ap.add_argument('--baseline', help='committed per-case results of stock')
     ap.add_argument('--write-baseline', help='write results here as the baseline')
+    ap.add_argument('--known-from', help='take only the known console reports '
+                    'of this baseline (runs of other jobs than test)')
     a = ap.parse_args()
 
     console = lines_of(os.path.join(a.rundir, 'console.log'))
@@ -212,6 +262,9 @@ def main():
                   '# per-case results: STATUS SUITE: CASE\n')
 
     base = read_results(a.baseline) if a.baseline else {}
+    if a.known_from and os.path.exists(a.known_from):
+        base.update({n: s for n, s in read_results(a.known_from).items()
+                     if s == 'KNOWN'})
     failed, known, regressions = [], [], []
     print('[results] per suite:')
     for sname, r in suites:
@@ -245,11 +298,24 @@ def main():
     for name in known:
         print(f'[results] known failure (fails on stock too): {name}')
 
-    bad = bad_console(console)
-    if bad:
+    # Console reports (and leak-scan results): those the stock baseline
+    # has too are known; any other one fails the run.
+    reports = bad_console(console) + kmemleak_reports(results)
+    known_reports = {n[len('console: '):] for n, s in base.items() if s == 'KNOWN'}
+    bad, seen = [], set()
+    for r in reports:
+        k = report_key(r)
+        if k in seen:
+            continue
+        seen.add(k)
+        if k in known_reports and not a.write_baseline:
+            print(f'[results] known console report (stock has it too): {r}')
+        else:
+            bad.append(r)
+    if bad and not a.write_baseline:
         print(f'[results] FAILED: the kernel console reports {len(bad)} problem(s) '
-              f'(oops/WARN/BUG/lockdep/stall); see {os.path.join(a.rundir, "console.log")}')
-    for b in sorted(set(bad), key=bad.index):
+              f'(oops/WARN/BUG/lockdep/stall/leak); see {os.path.join(a.rundir, "console.log")}')
+    for b in bad:
         print(f'[results] CONSOLE: {b}')
     if not results:
         print('[results] FAILED: the guest job printed nothing')
@@ -260,6 +326,8 @@ def main():
         failed.append('guest job finished')
 
     if a.write_baseline:
+        for r in bad:
+            res['console: ' + report_key(r)] = 'KNOWN'
         write_results(a.write_baseline, res,
                       '# Per-case results of the stock base (make baseline).\n'
                       '# STATUS SUITE: CASE; every PASS here must pass on ours.\n')
@@ -270,6 +338,11 @@ def main():
     nfail = len(failed) + (1 if bad else 0)
     print(f'[results] per-case list: {os.path.join(a.rundir, "results.txt")}')
     print(f'{passed} passed, {nfail} failed, {skipped} skipped')
+    if a.write_baseline:
+        # The reference may fail cases; it only has to have run them all.
+        ran = bool(results) and done
+        print(f'[results] baseline {"complete" if ran else "INCOMPLETE: the job did not finish"}')
+        sys.exit(0 if ran else 1)
     sys.exit(1 if nfail else 0)
 
 

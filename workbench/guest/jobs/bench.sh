@@ -7,8 +7,8 @@
 # repeat run after run; without it they are wall-clock under TCG.
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
-# "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe or
-# uprobe (for quick experiments: qemu.py KIND bench uprobe --icount).
+# "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
+# uprobe or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
 ONLY=${1:-}
 want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 
@@ -159,5 +159,12 @@ elif [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
 	uprobe_hit args-16 "$ARGS16"
 else
 	echo "BENCH-ERROR uprobe-hit: no uprobe_events or no wb-demo"
+fi
+# BPF kprobe_multi links (configs with BPF, e.g. distro): one link on every
+# function attached and detached, and the cost of a hit on getpgid().
+if want kmulti && [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
+	wb-kmulti all
+	wb-kmulti hit "$NCALLS"
+	wb-kmulti hit "$NCALLS" ret
 fi
 echo "BENCH-DONE"

@@ -37,6 +37,28 @@ if [ $# = 0 ]; then
 		"$s"
 	done
 fi
+# The fuzzer: the saved failing inputs again, a short seeded run, and the
+# privilege checks (full runs only; "make fuzz" is the long form); then
+# one minute of the stress job.
+if [ $# = 0 ]; then
+	echo "WB-PHASE fuzz"
+	n=0
+	set -- /wb/share/fuzz/*.in
+	[ -e "$1" ] && n=$# && (cd /sys/kernel/tracing && wb-fuzz -r "$@")
+	(cd /sys/kernel/tracing && wb-fuzz -s 1 -n "${WB_FUZZ_SHORT:-2000}") > /tmp/fuzz.log 2>&1
+	frc=$?
+	grep -E 'FUZZ-FAIL|^fuzz: seed' /tmp/fuzz.log
+	if [ $frc = 0 ]; then
+		echo "ok $((n + 1)) fuzz: seeded short run"
+	else
+		echo "not ok $((n + 1)) fuzz: seeded short run"
+	fi
+	wb-fuzz -p | sed "s/^\(ok\|not ok\) 1 /\1 $((n + 2)) fuzz: /"
+	# and a short stress run ("make stress" is the long form)
+	echo "WB-PHASE stress"
+	/wb/jobs/stress.sh "${WB_STRESS_SHORT:-60}"
+fi
+. /wb/jobs/leakscan.sh
 # The verdict comes from the per-case lines; ftracetest's own exit code only
 # says whether anything at all failed.
 exit 0

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wb-kmulti: the BPF kprobe_multi link benchmark rows, with raw bpf(2)
+ * calls (no libbpf in the guest).  The program is "return 0".
+ *
+ *   wb-kmulti all            attach one kprobe_multi link to every
+ *                            function of available_filter_functions less
+ *                            the ones BPF's own selftests leave out, and
+ *                            detach it; prints the times
+ *   wb-kmulti hit N [ret]    N getpgid() calls with a link (entry, or
+ *                            with "ret" a kretprobe_multi link) on
+ *                            __x64_sys_getpgid and N without; prints the
+ *                            cost of a hit
+ *
+ * Output lines: BENCH <name> <value> <unit>, as the bench job prints them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <linux/bpf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int load_prog(void)
+{
+	/* r0 = 0; exit */
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static char log[4096];
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = 2;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)log;
+	a.log_size = sizeof(log);
+	a.log_level = 1;
+	fd = bpf(BPF_PROG_LOAD, &a);
+	if (fd < 0)
+		printf("BENCH-ERROR kmulti: prog load: %s %s\n", strerror(errno), log);
+	return fd;
+}
+
+static int attach(int prog, const char **syms, unsigned int n, int ret)
+{
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.link_create.kprobe_multi.syms = (uintptr_t)syms;
+	a.link_create.kprobe_multi.cnt = n;
+	a.link_create.kprobe_multi.flags = ret ? BPF_F_KPROBE_MULTI_RETURN : 0;
+	fd = bpf(BPF_LINK_CREATE, &a);
+	if (fd < 0)
+		printf("BENCH-ERROR kmulti: link create (%u functions): %s\n",
+		       n, strerror(errno));
+	return fd;
+}
+
+/* What tools/testing/selftests/bpf leaves out of its attach-all test. */
+static int skip(const char *name)
+{
+	static const char *const pat[] = {
+		"arch_cpu_idle", "default_idle", "bpf_dispatcher_xdp_func",
+		"__ftrace_invalid_address__", "rcu_*", "__rcu_*", "trace_*",
+		"kprobe*", "*.*", "__x64_sys_bpf",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pat) / sizeof(pat[0]); i++)
+		if (!fnmatch(pat[i], name, 0))
+			return 1;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static unsigned int read_names(const char *path, char ***out, int field)
+{
+	unsigned int n = 0, cap = 1024;
+	char **v = malloc(cap * sizeof(*v));
+	char line[512], *tok, *save;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		int i;
+
+		tok = strtok_r(line, " \t\n", &save);
+		for (i = 0; i < field && tok; i++)
+			tok = strtok_r(NULL, " \t\n", &save);
+		if (!tok)
+			continue;
+		if (n == cap)
+			v = realloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = strdup(tok);
+	}
+	if (f)
+		fclose(f);
+	*out = v;
+	return n;
+}
+
+static int bench_all(int prog)
+{
+	char **avail, **black;
+	const char **syms;
+	unsigned int na, nb, n = 0, i, j;
+	uint64_t t0, t1, t2;
+	int link;
+
+	na = read_names("/sys/kernel/tracing/available_filter_functions",
+			&avail, 0);
+	/* "0xaddr-0xaddr\tname" */
+	nb = read_names("/sys/kernel/debug/kprobes/blacklist", &black, 1);
+	qsort(avail, na, sizeof(*avail), cmp_str);
+	qsort(black, nb, sizeof(*black), cmp_str);
+	syms = malloc(na * sizeof(*syms));
+	/* sorted: duplicates are neighbours, the blacklist is merged in */
+	for (i = 0, j = 0; i < na; i++) {
+		while (j < nb && strcmp(black[j], avail[i]) < 0)
+			j++;
+		if (j < nb && !strcmp(black[j], avail[i]))
+			continue;
+		if (skip(avail[i]) || (n && !strcmp(syms[n - 1], avail[i])))
+			continue;
+		syms[n++] = avail[i];
+	}
+	t0 = now_ns();
+	link = attach(prog, syms, n, 0);
+	t1 = now_ns();
+	if (link < 0)
+		return 1;
+	close(link);
+	t2 = now_ns();
+	printf("# kprobe_multi on %u functions\n", n);
+	printf("BENCH kmulti-attach-all %llu us\n",
+	       (unsigned long long)(t1 - t0) / 1000);
+	printf("BENCH kmulti-detach-all %llu us\n",
+	       (unsigned long long)(t2 - t1) / 1000);
+	return 0;
+}
+
+static uint64_t calls(long n)
+{
+	uint64_t t0 = now_ns();
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getpgid, 0);
+	return now_ns() - t0;
+}
+
+static int bench_hit(int prog, long n, int ret)
+{
+	const char *sym[] = { "__x64_sys_getpgid" };
+	uint64_t base, with;
+	int link;
+
+	calls(n / 10);	/* warm */
+	base = calls(n);
+	link = attach(prog, sym, 1, ret);
+	if (link < 0)
+		return 1;
+	with = calls(n);
+	close(link);
+	printf("BENCH %s %llu.%02llu ns/hit\n",
+	       ret ? "kretmulti-hit" : "kmulti-hit",
+	       (unsigned long long)(with - base) / n,
+	       (unsigned long long)((with - base) % n) * 100 / n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int prog;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2)
+		return 2;
+	prog = load_prog();
+	if (prog < 0)
+		return 1;
+	if (!strcmp(argv[1], "all"))
+		return bench_all(prog);
+	if (!strcmp(argv[1], "hit") && argc > 2)
+		return bench_hit(prog, atol(argv[2]), argc > 3);
+	return 2;
+}
