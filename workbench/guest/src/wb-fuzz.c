@@ -510,7 +510,8 @@ static int undo_filter(const struct target *t)
 		c = strchr(line, ':');
 		if (!c)
 			continue;
-		keep = strstr(c, "able_event:") == c + 3 ? 3 : 1;
+		keep = !strncmp(c + 1, "enable_event:", 13) ||
+		       !strncmp(c + 1, "disable_event:", 14) ? 3 : 1;
 		for (; c && keep; keep--)
 			c = strchr(c + 1, ':');
 		limit = c ? c + 1 : "unlimited";
@@ -567,6 +568,21 @@ static int undo(const struct target *t, const char *before)
 	return 0;
 }
 
+static size_t longest_line(const char *in, size_t len)
+{
+	size_t best = 0, cur = 0, i;
+
+	for (i = 0; i < len; i++) {
+		if (in[i] == '\n') {
+			cur = 0;
+			continue;
+		}
+		if (++cur > best)
+			best = cur;
+	}
+	return best;
+}
+
 /* Is this input a probe definition (which must log why it is refused)? */
 static int is_definition(const struct target *t, const char *in, size_t len)
 {
@@ -597,8 +613,13 @@ static void run_one(struct target *t, const char *in, size_t len)
 			size_t l;
 
 			read_file(tpath("error_log"), &l);
+			/*
+			 * A line of WRITE_BUFSIZE (4096) bytes or more is
+			 * refused before any parser sees it (a console
+			 * warning says so, as in 6.12).
+			 */
 			if (!l && err != ENOMEM && err != EEXIST &&
-			    err != EBUSY) {
+			    err != EBUSY && longest_line(in, len) < 4095) {
 				/*
 				 * uprobe_events is ours: every refusal logs.
 				 * The other front ends are still upstream's,
