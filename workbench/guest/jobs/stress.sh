@@ -54,11 +54,13 @@ fprobe_round() {
 	echo '-:wbsf/fout' >> dynamic_events
 }
 
+# a copy of its own: the workload runs /usr/bin/wb-demo at the same time
 off=$(awk '$1 == "wb_demo_add" { print $2 }' /wb/share/wb-demo.offsets)
+cp /usr/bin/wb-demo $st/wb-demo-up
 uprobe_round() {
-	echo "p:wbsu/add /usr/bin/wb-demo:$off" >> uprobe_events &&
+	echo "p:wbsu/add $st/wb-demo-up:$off" >> uprobe_events &&
 	echo 1 > events/wbsu/add/enable &&
-	/usr/bin/wb-demo 3 > /dev/null &&
+	$st/wb-demo-up 3 > /dev/null &&
 	echo 0 > events/wbsu/add/enable || return 1
 	h=$(awk '$2 == "wbsu/add" || $2 == "add" { print $3 }' uprobe_profile)
 	echo '-:wbsu/add' >> uprobe_events || return 1
@@ -109,6 +111,7 @@ loop module module_round &
 loop cpu cpu_round &
 loop work work_round &
 insmod /wb/modules/wb_stress.ko seconds="$D" 2> $st/insmod.err
+rmmod wb_stress 2>> $st/insmod.err
 wait
 echo nop > current_tracer
 [ -w $cpu ] && echo 1 > $cpu

@@ -14,8 +14,9 @@
  *  - after each unregister returns the ops is marked dead; a callback that
  *    sees its ops dead is counted as a violation of "no callback after
  *    unregister returns".
- * Then it prints one result line and refuses to stay loaded (-EAGAIN), so
- * a run leaves nothing behind:
+ * Then it prints one result line and stays loaded with nothing registered
+ * (the job unloads it; an init that failed would make busybox's insmod
+ * load it a second time):
  *	wb_stress: calls C hits H rounds R fprobe_rounds F violations V errors E
  */
 #include <linux/atomic.h>
@@ -287,9 +288,14 @@ static int __init wb_stress_init(void)
 		atomic64_read(&calls), atomic64_read(&hits),
 		atomic64_read(&rounds), atomic64_read(&fp_rounds),
 		atomic_read(&violations), atomic_read(&errors));
-	return -EAGAIN;
+	return 0;
+}
+
+static void __exit wb_stress_exit(void)
+{
 }
 
 module_init(wb_stress_init);
+module_exit(wb_stress_exit);
 MODULE_DESCRIPTION("workbench: concurrent ftrace_ops and fprobe churn");
 MODULE_LICENSE("GPL");
