@@ -530,15 +530,25 @@ static int undo_filter(const struct target *t)
 	return ret;
 }
 
+/*
+ * Remove every trigger listed.  A hist trigger is matched with its filter,
+ * so it is removed by its whole line (less " [active]"); the others by
+ * their first word, as ftracetest's clear_trigger does.
+ */
 static int undo_trigger(const struct target *t)
 {
 	char *now = dup_file(tpath(t->name)), *line, *save, *sp;
 	char cmd[MAXIN + 2];
-	int ret = 0;
 
 	for (line = strtok_r(now, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#')
+			continue;
+		sp = strstr(line, " [");
+		if (sp)
+			*sp = 0;
+		snprintf(cmd, sizeof(cmd), "!%s", line);
+		if (!write_file(tpath(t->name), cmd, strlen(cmd), O_APPEND))
 			continue;
 		sp = strchr(line, ' ');
 		if (sp)
@@ -547,7 +557,7 @@ static int undo_trigger(const struct target *t)
 		write_file(tpath(t->name), cmd, strlen(cmd), O_APPEND);
 	}
 	free(now);
-	return ret;
+	return 0;
 }
 
 static int undo(const struct target *t, const char *before)
