@@ -557,7 +557,8 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 		g.len = strlen(g.search);
 		gp = &g;
 	}
-	if (WARN_ON(not))
+	/* "!!func:cmd" reaches here from user input: refuse it quietly */
+	if (not)
 		return -EINVAL;
 	if (!tr)
 		return -ENODEV;
