@@ -517,10 +517,18 @@ static int undo_filter(const struct target *t)
 		limit = c ? c + 1 : "unlimited";
 		if (c)
 			*c = 0;
+		/*
+		 * One removal per command for all its functions ("*"):
+		 * 6.12's snapshot command arms the snapshot once per
+		 * registration and disarms it once per removal, so
+		 * removing its functions one by one trips the WARN in
+		 * tracing_disarm_snapshot() (README, "Reliability").
+		 */
+		c = strchr(line, ':');
 		if (!strcmp(limit, "unlimited"))
-			snprintf(cmd, sizeof(cmd), "!%s", line);
+			snprintf(cmd, sizeof(cmd), "!*%s", c);
 		else
-			snprintf(cmd, sizeof(cmd), "!%s:1", line);
+			snprintf(cmd, sizeof(cmd), "!*%s:1", c);
 		/* a refused removal shows in the comparison that follows */
 		write_file(tpath(t->name), cmd, strlen(cmd), O_APPEND);
 	}
