@@ -180,9 +180,15 @@ struct wb_fp {
 	int dead;
 };
 
+/* 6.12's fprobe handlers get pt_regs, ours ftrace_regs (wb_fprobe_bench.c) */
+#ifdef FPROBE_ENTRY_DATA_MAX
+#define WB_FP_REGS struct ftrace_regs
+#else
+#define WB_FP_REGS struct pt_regs
+#endif
+
 static int wb_fp_entry(struct fprobe *fp, unsigned long ip,
-		       unsigned long ret_ip, struct ftrace_regs *fregs,
-		       void *data)
+		       unsigned long ret_ip, WB_FP_REGS *regs, void *data)
 {
 	struct wb_fp *w = container_of(fp, struct wb_fp, fp);
 
@@ -192,8 +198,7 @@ static int wb_fp_entry(struct fprobe *fp, unsigned long ip,
 }
 
 static void wb_fp_exit(struct fprobe *fp, unsigned long ip,
-		       unsigned long ret_ip, struct ftrace_regs *fregs,
-		       void *data)
+		       unsigned long ret_ip, WB_FP_REGS *regs, void *data)
 {
 	struct wb_fp *w = container_of(fp, struct wb_fp, fp);
 
