@@ -16,6 +16,7 @@ st=/tmp/stress
 rm -rf $st
 mkdir -p $st
 end=$(($(date +%s) + D))
+echo "WB-PHASE stress"
 echo "# stress: $D s, $(nproc) CPUs"
 
 running() { [ "$(date +%s)" -lt $end ]; }

@@ -89,8 +89,9 @@ static int wb_caller(void *arg)
 			atomic64_inc(&calls);
 			wb_stress_ipmod_target();
 		}
-		if (!(i & 1023))
-			cond_resched();
+		/* leave the CPU to the job's loops now and then */
+		if (!(i & 4095))
+			usleep_range(1000, 2000);
 		if (time_after(jiffies, deadline))
 			msleep(20);
 	}
