@@ -23,8 +23,14 @@ WB_PHASE=build "$WB/build.sh" "$kind"
 "$WB/initramfs.sh" "$kind"
 say "$kind: booting; KUnit and boot selftests run first, then ftracetest"
 qrc=0
+# The debug flavour runs several times slower under TCG (a whole job took
+# about 1.5-2.5 hours here): longer limits unless told otherwise.
+timeout=3000
+case "$kind" in
+*debug*) timeout=12000; export WB_STALL=${WB_STALL:-1200} ;;
+esac
 python3 "$WB/qemu.py" "$kind" test "$@" --echo tests \
-	--timeout "${WB_TIMEOUT:-3000}" || qrc=$?
+	--timeout "${WB_TIMEOUT:-$timeout}" || qrc=$?
 rundir=$(kind_runs "$kind")/test
 args=("$rundir")
 if [ "${WB_BASELINE_WRITE:-0}" = 1 ]; then
