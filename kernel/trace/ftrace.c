@@ -379,11 +379,6 @@ static struct ftrace_ops *ftrace_ops_deref(struct ftrace_ops __rcu **slot)
 	return rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
 }
 
-#define for_each_registered_ops(op)					\
-	for (op = ftrace_ops_deref(&ftrace_ops_list);			\
-	     op != &ftrace_list_end;					\
-	     op = ftrace_ops_deref(&op->next))
-
 /* Append, so that callbacks of one site run in registration order. */
 static void ftrace_ops_list_append(struct ftrace_ops *ops)
 {

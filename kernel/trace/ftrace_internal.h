@@ -44,6 +44,14 @@ extern struct mutex ftrace_lock;
 
 /* ---- ftrace.c: ops registration ------------------------------------- */
 
+/* Every ops in ftrace_ops_list, in order; ftrace_lock held. */
+#define for_each_registered_ops(op)					\
+	for (op = rcu_dereference_protected(ftrace_ops_list,		\
+					    lockdep_is_held(&ftrace_lock)); \
+	     op != &ftrace_list_end;					\
+	     op = rcu_dereference_protected(op->next,			\
+					    lockdep_is_held(&ftrace_lock)))
+
 /* Add/remove @ops; with ftrace_lock held, and the command for the update. */
 int ftrace_startup(struct ftrace_ops *ops, int command);
 int ftrace_shutdown(struct ftrace_ops *ops, int command);

@@ -28,6 +28,7 @@
  *    refused at registration by ftrace.c; this file never sees them.
  */
 
+#include <linux/err.h>
 #include <linux/ftrace.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -37,30 +38,14 @@
 
 struct ftrace_site_set __rcu *ftrace_static_set;
 
-static unsigned int static_set_flags(const struct ftrace_ops *ops)
-{
-	if (ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
-			  FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED))
-		return FTRACE_SET_SAVE_REGS;
-	return 0;
-}
-
-#define for_each_listed_ops(op)					\
-	for (op = rcu_dereference_protected(ftrace_ops_list,		\
-					    lockdep_is_held(&ftrace_lock)); \
-	     op && op != &ftrace_list_end;				\
-	     op = rcu_dereference_protected(op->next,			\
-					    lockdep_is_held(&ftrace_lock)))
-
 /* Every enabled ops, in list order; NULL when there is none. */
-static struct ftrace_site_set *static_set_build(int *err)
+static struct ftrace_site_set *static_set_build(void)
 {
 	struct ftrace_site_set *set;
 	struct ftrace_ops *op;
 	unsigned int nr = 0;
 
-	*err = 0;
-	for_each_listed_ops(op)
+	for_each_registered_ops(op)
 		if (op->flags & FTRACE_OPS_FL_ENABLED)
 			nr++;
 	if (!nr)
@@ -68,16 +53,11 @@ static struct ftrace_site_set *static_set_build(int *err)
 
 	/* nr members and the NULL end mark */
 	set = kzalloc(struct_size(set, ops, nr + 1), GFP_KERNEL);
-	if (!set) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	for_each_listed_ops(op) {
-		if (!(op->flags & FTRACE_OPS_FL_ENABLED))
-			continue;
-		set->ops[set->nr++] = op;
-		set->flags |= static_set_flags(op);
-	}
+	if (!set)
+		return ERR_PTR(-ENOMEM);
+	for_each_registered_ops(op)
+		if (op->flags & FTRACE_OPS_FL_ENABLED)
+			set->ops[set->nr++] = op;
 	return set;
 }
 
@@ -97,15 +77,14 @@ static struct ftrace_site_set *static_set_build(int *err)
 int ftrace_sites_update(int command)
 {
 	struct ftrace_site_set *set, *old;
-	int err;
 
 	lockdep_assert_held(&ftrace_lock);
 	if (ftrace_core_dead())
 		return -ENODEV;
 
-	set = static_set_build(&err);
-	if (err)
-		return err;
+	set = static_set_build();
+	if (IS_ERR(set))
+		return PTR_ERR(set);
 
 	old = rcu_replace_pointer(ftrace_static_set, set,
 				  lockdep_is_held(&ftrace_lock));

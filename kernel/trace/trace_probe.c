@@ -376,9 +376,10 @@ int trace_probe_create(const char *raw_command,
  * @raw_command: the definition as written to the events file
  * @createfn: the parser, called with the words
  *
- * For a front end that parses a line again after dyn_event_create() gave
- * it up (to log why it is refused): takes dyn_event_ops_mutex, which
- * serialises the error-log context, as dyn_event_create() does.
+ * For a front end's own events file, whose lines need a parser other than
+ * the one dynamic_events uses (uprobe_events reports lines that name no
+ * uprobe): takes dyn_event_ops_mutex, which serialises the error-log
+ * context, as dyn_event_create() does.
  *
  * Context: process context; sleeps.
  * Return: as trace_probe_create().

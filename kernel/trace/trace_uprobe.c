@@ -1584,23 +1584,53 @@ static int trace_uprobe_build(int argc, const char **argv,
 }
 
 /*
+ * A line that names no uprobe.  From dynamic_events it may be another
+ * probe type's: -ECANCELED lets the next parser have it.  uprobe_events
+ * (@final) takes nothing else, so there the line is bad input and
+ * error_log says why (6.12 refuses it without an entry).
+ */
+static int uprobe_not_a_uprobe(int argc, const char **argv, bool final,
+			       bool kind_ok)
+{
+	const char *colon;
+
+	if (!final)
+		return -ECANCELED;
+	trace_probe_log_init("trace_uprobe", argc, argv);
+	if (!kind_ok) {
+		trace_probe_log_err(0, BAD_PROBE_TYPE);
+	} else if (argc < 2) {
+		trace_probe_log_err(strlen(argv[0]), NO_PROBE_POINT);
+	} else {
+		trace_probe_log_set_index(1);
+		colon = strrchr(argv[1], ':');
+		if (strchr(argv[1], '/') && colon)
+			trace_probe_log_err(colon + 1 - argv[1], BAD_UPROBE_OFFS);
+		else
+			trace_probe_log_err(0, BAD_UPROBE_SITE);
+	}
+	trace_probe_log_clear();
+	return -EINVAL;
+}
+
+/*
  * p[:[GRP/][EVENT]] PATH:OFFSET[%return][(REF_CTR_OFFSET)] [FETCHARGS]
  * r[:[GRP/][EVENT]] PATH:OFFSET[(REF_CTR_OFFSET)] [FETCHARGS]
  *
- * Returns -ECANCELED when the definition is not a uprobe one, so that
- * dynamic_events can offer it to the other probe types.
+ * @final: the line came from uprobe_events, where it can be nothing else
+ * (see uprobe_not_a_uprobe()).
  */
-static int __trace_uprobe_create(int argc, const char **argv)
+static int trace_uprobe_create_argv(int argc, const char **argv, bool final)
 {
 	struct uprobe_site site = { };
 	const char *kind = argv[0];
+	bool kind_ok;
 	int ret;
 
-	if ((kind[0] != 'p' && kind[0] != 'r') ||
-	    (kind[1] != '\0' && kind[1] != ':'))
-		return -ECANCELED;
-	if (argc < 2 || !uprobe_token_is_site(argv[1]))
-		return -ECANCELED;
+	kind_ok = (kind[0] == 'p' || kind[0] == 'r') &&
+		  (kind[1] == '\0' || kind[1] == ':');
+	if (!kind_ok || argc < 2 || !uprobe_token_is_site(argv[1]))
+		return uprobe_not_a_uprobe(argc, argv, final, kind_ok);
 
 	trace_probe_log_init("trace_uprobe", argc, argv);
 	if (argc - 2 > MAX_TRACE_ARGS) {
@@ -1618,9 +1648,19 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	return ret;
 }
 
+static int uprobe_dyn_create_argv(int argc, const char **argv)
+{
+	return trace_uprobe_create_argv(argc, argv, false);
+}
+
+static int uprobe_events_create_argv(int argc, const char **argv)
+{
+	return trace_uprobe_create_argv(argc, argv, true);
+}
+
 static int uprobe_dyn_create(const char *raw_command)
 {
-	return trace_probe_create(raw_command, __trace_uprobe_create);
+	return trace_probe_create(raw_command, uprobe_dyn_create_argv);
 }
 
 /* ---- dyn_event callbacks ---- */
@@ -1775,47 +1815,14 @@ static int uprobe_list_open(struct inode *inode, struct file *file)
 	return ret;
 }
 
-/*
- * A line of uprobe_events that is no uprobe definition at all (which
- * dynamic_events would offer to the other probe types): say why in
- * error_log.  6.12 refuses these lines without an entry.
- */
-static int trace_uprobe_log_refused(int argc, const char **argv)
-{
-	const char *kind = argv[0];
-	const char *colon;
-
-	trace_probe_log_init("trace_uprobe", argc, argv);
-	if ((kind[0] != 'p' && kind[0] != 'r') ||
-	    (kind[1] != '\0' && kind[1] != ':')) {
-		trace_probe_log_err(0, BAD_PROBE_TYPE);
-	} else if (argc < 2) {
-		trace_probe_log_err(strlen(kind), NO_PROBE_POINT);
-	} else {
-		trace_probe_log_set_index(1);
-		colon = strrchr(argv[1], ':');
-		if (strchr(argv[1], '/') && colon)
-			trace_probe_log_err(colon + 1 - argv[1], BAD_UPROBE_OFFS);
-		else
-			trace_probe_log_err(0, BAD_UPROBE_SITE);
-	}
-	trace_probe_log_clear();
-	return -EINVAL;
-}
-
 /* One line written to uprobe_events: a definition or a removal. */
 static int uprobe_events_run(const char *cmd)
 {
-	int ret;
-
 	if (cmd[0] == '-')
 		return dyn_event_release(cmd, &trace_uprobe_ops);
 
-	/* Here nobody else may take the line: not ours means bad input. */
-	ret = dyn_event_create(cmd, &trace_uprobe_ops);
-	if (ret == -ECANCELED)
-		ret = trace_probe_create_locked(cmd, trace_uprobe_log_refused);
-	return ret;
+	/* Nobody else may take the line here: parsed as final. */
+	return trace_probe_create_locked(cmd, uprobe_events_create_argv);
 }
 
 static ssize_t uprobe_events_write(struct file *file, const char __user *ubuf,
