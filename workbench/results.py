@@ -149,12 +149,15 @@ EXTRA_SUITES = ('livepatch', 'bpf', 'fuzz', 'stress')
 
 def parse_ftracetest(results):
     """Top-level KTAP lines of the guest job: ftracetest's, and after a
-    "WB-PHASE NAME" line for an extra suite, that suite's."""
-    res = {}
-    suite = 'ftracetest'
+    "WB-PHASE NAME" line for an extra suite, that suite's.  Returns the
+    results and, apart, those of the "ftracetest-retry" phase (the failed
+    cases run once more)."""
+    res, retry = {}, {}
+    suite, into = 'ftracetest', res
     for line in results:
         m = re.match(r'WB-PHASE (\S+)', line)
         if m:
+            into = retry if m.group(1) == 'ftracetest-retry' else res
             suite = m.group(1) if m.group(1) in EXTRA_SUITES else 'ftracetest'
             continue
         m = KTAP_RESULT.match(line)
@@ -163,11 +166,22 @@ def parse_ftracetest(results):
         name = re.sub(r'\s+', ' ', m.group(4)).strip()
         key = f'{suite}: {name}'
         n = 2
-        while key in res:
+        while key in into:
             key = f'{suite}: {name} #{n}'
             n += 1
-        res[key] = ktap_status(m.group(2) == 'ok', m.group(5))
-    return res
+        into[key] = ktap_status(m.group(2) == 'ok', m.group(5))
+    return res, retry
+
+
+def fold_retries(res, retry):
+    """A case that failed and passed when run again is flaky: it counts as
+    passed and is named in the output.  Returns the flaky cases."""
+    flaky = []
+    for name, s in retry.items():
+        if res.get(name) in ('FAIL', 'UNRESOLVED') and s in ('PASS', 'XFAIL'):
+            res[name] = s
+            flaky.append(name)
+    return flaky
 
 
 def bad_console(console):
@@ -239,16 +253,25 @@ def write_results(path, res, header):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('rundir')
+    ap.add_argument('rundir', nargs='+',
+                    help='run folder(s); several: the parts of one sharded '
+                    'run (KUnit and boot results come from the first)')
     ap.add_argument('--baseline', help='committed per-case results of stock')
     ap.add_argument('--write-baseline', help='write results here as the baseline')
     ap.add_argument('--known-from', help='take only the known console reports '
                     'of this baseline (runs of other jobs than test)')
     a = ap.parse_args()
 
-    console = lines_of(os.path.join(a.rundir, 'console.log'))
-    results = lines_of(os.path.join(a.rundir, 'results.log'))
-    job = parse_ftracetest(results)
+    rundir = a.rundir[0]
+    consoles = [lines_of(os.path.join(d, 'console.log')) for d in a.rundir]
+    logs = [lines_of(os.path.join(d, 'results.log')) for d in a.rundir]
+    console = consoles[0]
+    results = [line for log in logs for line in log]
+    job, retry, flaky = {}, {}, []
+    for log in logs:
+        j, r = parse_ftracetest(log)
+        flaky += fold_retries(j, r)
+        job.update(j)
     suites = [('kunit', parse_kunit(console)),
               ('boot', parse_boot_selftests(console))]
     for sname in ('ftracetest',) + EXTRA_SUITES:
@@ -258,7 +281,7 @@ def main():
     res = {}
     for _, r in suites:
         res.update(r)
-    write_results(os.path.join(a.rundir, 'results.txt'), res,
+    write_results(os.path.join(rundir, 'results.txt'), res,
                   '# per-case results: STATUS SUITE: CASE\n')
 
     base = read_results(a.baseline) if a.baseline else {}
@@ -297,10 +320,13 @@ def main():
             print(f'[results] FAILED: {name}')
     for name in known:
         print(f'[results] known failure (fails on stock too): {name}')
+    for name in flaky:
+        print(f'[results] FLAKY: {name}: failed, then passed when run again')
 
     # Console reports (and leak-scan results): those the stock baseline
     # has too are known; any other one fails the run.
-    reports = bad_console(console) + kmemleak_reports(results)
+    reports = [r for c in consoles for r in bad_console(c)]
+    reports += [r for log in logs for r in kmemleak_reports(log)]
     known_reports = {n[len('console: '):] for n, s in base.items() if s == 'KNOWN'}
     bad, seen = [], set()
     for r in reports:
@@ -314,13 +340,14 @@ def main():
             bad.append(r)
     if bad and not a.write_baseline:
         print(f'[results] FAILED: the kernel console reports {len(bad)} problem(s) '
-              f'(oops/WARN/BUG/lockdep/stall/leak); see {os.path.join(a.rundir, "console.log")}')
+              f'(oops/WARN/BUG/lockdep/stall/leak); see '
+              f'{" ".join(os.path.join(d, "console.log") for d in a.rundir)}')
     for b in bad:
         print(f'[results] CONSOLE: {b}')
     if not results:
         print('[results] FAILED: the guest job printed nothing')
         failed.append('ftracetest job output')
-    done = any(l.startswith('WB-JOB-DONE') for l in results)
+    done = all(any(l.startswith('WB-JOB-DONE') for l in log) for log in logs)
     if results and not done:
         print('[results] FAILED: the guest job did not finish')
         failed.append('guest job finished')
@@ -336,7 +363,7 @@ def main():
     passed = sum(1 for s in res.values() if s in ('PASS', 'XFAIL'))
     skipped = sum(1 for s in res.values() if s == 'SKIP') + len(known)
     nfail = len(failed) + (1 if bad else 0)
-    print(f'[results] per-case list: {os.path.join(a.rundir, "results.txt")}')
+    print(f'[results] per-case list: {os.path.join(rundir, "results.txt")}')
     print(f'{passed} passed, {nfail} failed, {skipped} skipped')
     if a.write_baseline:
         # The reference may fail cases; it only has to have run them all.
