@@ -13,6 +13,8 @@ total.  Example:
 
     workbench/itrace.py ours mode=exit
     workbench/itrace.py stock mode=exit
+    workbench/itrace.py ours-distro kmulti      # a BPF kprobe_multi hit
+    workbench/itrace.py stock-distro kmulti ret
 
 The raw program counters, the symbolised trace and the console log stay in
 build/KIND/runs/itrace-TAG/.  QEMU is killed at the end or after a timeout.
@@ -73,7 +75,7 @@ def name_of(syms, addrs, pc):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('kind', choices=['ours', 'stock'])
+    ap.add_argument('kind')
     ap.add_argument('args', nargs='*')
     ap.add_argument('--tag', default='')
     ap.add_argument('--steps', type=int, default=20000)
@@ -88,7 +90,9 @@ def main():
     results = os.path.join(rundir, 'results.log')
     for f in (console, results):
         open(f, 'w').close()
-    args = list(o.args) + ['spin=600']
+    kmulti = o.args[:1] == ['kmulti']
+    args = list(o.args) + ([] if kmulti else ['spin=600'])
+    target = '__x64_sys_getpgid' if kmulti else 'wb_fpb_target'
     cmd = qemu.qemu_cmd(o.kind, 'itrace', args, 'tcg', rundir, [], False)
     cmd += ['-gdb', 'tcp:127.0.0.1:%d' % o.port]
     print('[itrace] %s: booting (1 CPU, TCG); logs in %s' % (o.kind, rundir),
@@ -105,7 +109,7 @@ def main():
                          'see ' + console)
             time.sleep(2)
             # the job lists the module's symbols once it spins
-            m = re.search(r'^([0-9a-f]{16}) [tT] wb_fpb_target\b',
+            m = re.search(r'^([0-9a-f]{16}) [tT] %s\b' % target,
                           open(results, errors='replace').read(), re.M)
             if m and 'spinning for' in open(console, errors='replace').read():
                 addr = int(m.group(1), 16)

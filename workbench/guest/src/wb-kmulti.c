@@ -11,6 +11,8 @@
  *                            with "ret" a kretprobe_multi link) on
  *                            __x64_sys_getpgid and N without; prints the
  *                            cost of a hit
+ *   wb-kmulti spin S [ret]   the same link, then getpgid() in a loop for S
+ *                            seconds (workbench/itrace.py steps one call)
  *
  * Output lines: BENCH <name> <value> <unit>, as the bench job prints them.
  */
@@ -199,6 +201,21 @@ static int bench_hit(int prog, long n, int ret)
 	return 0;
 }
 
+static int spin(int prog, long secs, int ret)
+{
+	const char *sym[] = { "__x64_sys_getpgid" };
+	uint64_t end = now_ns() + secs * 1000000000ULL;
+	int link = attach(prog, sym, 1, ret);
+
+	if (link < 0)
+		return 1;
+	printf("wb-kmulti: spinning for %ld s\n", secs);
+	while (now_ns() < end)
+		calls(1000);
+	close(link);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int prog;
@@ -213,5 +230,7 @@ int main(int argc, char **argv)
 		return bench_all(prog);
 	if (!strcmp(argv[1], "hit") && argc > 2)
 		return bench_hit(prog, atol(argv[2]), argc > 3);
+	if (!strcmp(argv[1], "spin") && argc > 2)
+		return spin(prog, atol(argv[2]), argc > 3);
 	return 2;
 }
