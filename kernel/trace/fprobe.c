@@ -969,12 +969,48 @@ static int fprobe_cmp_ulong(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Sort @ips by a radix sort on bytes, least significant first, skipping a
+ * byte every address shares (the upper half of kernel text addresses on
+ * x86-64).  For the tens of thousands of sites of a BPF attach-all this is
+ * about a tenth of sort()'s cost, whose comparisons are indirect calls.
+ * Returns false without memory for the second buffer.
+ */
+static bool fprobe_radix_sort(unsigned long *ips, unsigned int nr)
+{
+	unsigned long *tmp, *src = ips, *dst;
+	unsigned int count[256], i, shift, byte;
+
+	tmp = kvmalloc_array(nr, sizeof(*ips), GFP_KERNEL);
+	if (!tmp)
+		return false;
+	dst = tmp;
+	for (shift = 0; shift < BITS_PER_LONG; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < nr; i++)
+			count[(src[i] >> shift) & 0xff]++;
+		if (count[(src[0] >> shift) & 0xff] == nr)
+			continue;
+		for (byte = 1; byte < 256; byte++)
+			count[byte] += count[byte - 1];
+		/* backwards from each bucket's end: stable */
+		for (i = nr; i-- > 0; )
+			dst[--count[(src[i] >> shift) & 0xff]] = src[i];
+		swap(src, dst);
+	}
+	if (src != ips)
+		memcpy(ips, src, nr * sizeof(*ips));
+	kvfree(tmp);
+	return true;
+}
+
 /* Sort @ips and drop duplicates; returns the new count. */
 static unsigned int fprobe_sort_unique(unsigned long *ips, unsigned int nr)
 {
 	unsigned int i, out = 0;
 
-	sort(ips, nr, sizeof(*ips), fprobe_cmp_ulong, NULL);
+	if (nr < 64 || !fprobe_radix_sort(ips, nr))
+		sort(ips, nr, sizeof(*ips), fprobe_cmp_ulong, NULL);
 	for (i = 0; i < nr; i++)
 		if (!out || ips[out - 1] != ips[i])
 			ips[out++] = ips[i];

@@ -625,6 +625,33 @@ static void fprobe_register_ips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fpk_entries(bad), 0);
 }
 
+/* Enough addresses for the radix sort, out of order and repeated. */
+static void fprobe_register_many_ips(struct kunit *test)
+{
+	static const int pick[] = { FPK_C, FPK_A, FPK_GLOB2, FPK_B, FPK_A };
+	struct fpk_probe *p = fpk_new(test, true, false, 0);
+	const unsigned int n = 300;
+	unsigned long *ips;
+	unsigned int i;
+
+	ips = kunit_kmalloc_array(test, n, sizeof(*ips), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	for (i = 0; i < n; i++)
+		ips[i] = fpk_funcs[pick[(i * 7) % ARRAY_SIZE(pick)]].site;
+	ips[n / 2] = (unsigned long)ftrace_kunit_target_d;
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&p->fp, ips, n), 0);
+	/* each function once, whatever the number of its copies */
+	fpk_call(FPK_A, FPK_ARG);
+	fpk_call(FPK_B, FPK_ARG);
+	fpk_call(FPK_C, FPK_ARG);
+	fpk_call(FPK_D, FPK_ARG);
+	KUNIT_EXPECT_EQ(test, fpk_entries(p), 4);
+	fpk_call(FPK_GLOB2, FPK_ARG);
+	KUNIT_EXPECT_EQ(test, fpk_entries(p), 5);
+	fpk_call(FPK_GLOB1, FPK_ARG);
+	KUNIT_EXPECT_EQ(test, fpk_entries(p), 5);
+}
+
 static void fprobe_register_syms(struct kunit *test)
 {
 	static const char * const names[] = {
@@ -888,6 +915,7 @@ static struct kunit_case fprobe_core_cases[] = {
 	KUNIT_CASE(fprobe_several_on_one_function),
 	KUNIT_CASE(fprobe_register_glob),
 	KUNIT_CASE(fprobe_register_ips),
+	KUNIT_CASE(fprobe_register_many_ips),
 	KUNIT_CASE(fprobe_register_syms),
 	KUNIT_CASE(fprobe_register_rules),
 	KUNIT_CASE_SLOW(fprobe_unregister_under_load),

@@ -584,6 +584,12 @@ static int ftrace_filter_build(struct ftrace_hash *hash,
 		if (ret <= 0)
 			return ret ? ret : -EINVAL;
 	}
+	/* thousands of addresses (a BPF attach): short buckets from the start */
+	if (req->ips && !req->remove && req->cnt > 64) {
+		ret = ftrace_hash_reserve(hash, hash->count + req->cnt);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; req->ips && i < req->cnt; i++) {
 		ret = ftrace_filter_add_ip(hash, req->ips[i], req->remove);
 		if (ret)

@@ -176,6 +176,37 @@ static void notrace fk_record_cb(unsigned long ip, unsigned long parent_ip,
 	p->regs_arg0 = regs_get_kernel_argument(regs, 0);
 }
 
+/*
+ * The pt_regs view for pt_regs-only users (BPF): taken and given back, as
+ * kprobe_multi's handlers do; notes what it showed against the fregs.
+ */
+static void notrace fk_ptregs_cb(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fk_probe *p = fk_probe_of(op);
+	bool completed = !ftrace_get_regs(fregs);
+	struct pt_regs *regs;
+
+	if (fk_count(p, ip) != FK_A)
+		return;
+	regs = ftrace_regs_get_pt_regs(fregs);
+	p->had_regs = !!regs;
+	if (!regs)
+		return;
+	p->fregs_ip = ftrace_regs_get_instruction_pointer(fregs);
+	p->fregs_arg0 = ftrace_regs_get_argument(fregs, 0);
+	p->regs_ip = instruction_pointer(regs);
+	p->regs_arg0 = regs_get_kernel_argument(regs, 0);
+	/* a kernel-mode frame; on x86 the unsaved registers read as zero */
+	if (user_mode(regs))
+		p->regs_arg0 = ~0UL;
+#ifdef CONFIG_X86_64
+	if (regs->bx | regs->r12 | regs->r15 | regs->orig_ax)
+		p->regs_arg0 = ~0UL;
+#endif
+	ftrace_regs_put_pt_regs(fregs, regs, completed);
+}
+
 /* IPMODIFY: calls of ftrace_kunit_redirect_from() continue in _to(). */
 static void notrace fk_redirect_cb(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *op,
@@ -577,6 +608,74 @@ static void two_ops_on_one_function_both_called(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
 	fk_expect_hits(test, p1, BIT(FK_A), 1);
 	fk_expect_hits(test, p2, BIT(FK_A), 1);
+}
+
+/*
+ * A callback that views the frame as a pt_regs sees the call's arguments
+ * and ip there, and the callback after it on the same call gets the
+ * argument-only frame back (no pt_regs from ftrace_get_regs()).
+ */
+static void pt_regs_view_is_given_back(struct kunit *test)
+{
+	struct fk_probe *p1 = fk_probe_new(test, fk_ptregs_cb, 0);
+	struct fk_probe *p2 = fk_probe_new(test, fk_record_cb, 0);
+
+	fk_filter_ip(test, p1, FK_A, 1);
+	fk_filter_ip(test, p2, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
+	fk_expect_hits(test, p1, BIT(FK_A), 1);
+	fk_expect_hits(test, p2, BIT(FK_A), 1);
+	if (!p1->had_regs)
+		kunit_skip(test, "no pt_regs view of an argument-only frame here");
+	KUNIT_EXPECT_EQ(test, p1->regs_arg0, p1->fregs_arg0);
+	KUNIT_EXPECT_EQ(test, p1->regs_ip, p1->fregs_ip);
+	KUNIT_EXPECT_EQ(test, p1->regs_arg0, (unsigned long)fk_funcs[FK_A].calls - 1);
+	/* the second callback: arguments intact, no complete regs */
+	KUNIT_EXPECT_TRUE(test, p2->had_fregs);
+	KUNIT_EXPECT_FALSE(test, p2->had_regs);
+	KUNIT_EXPECT_EQ(test, p2->fregs_arg0, p1->fregs_arg0);
+}
+
+/* ---- symbol lookup -------------------------------------------------- */
+
+/* Pairs of names to look up: the API takes writable arrays of them. */
+static const char * const fk_lookup_names[][2] = {
+	/* 6.12's callers sort the names; ours need not */
+	{ "ftrace_kunit_target_b", "ftrace_kunit_target_a" },
+	{ "ftrace_kunit_target_a", "wb_no_such_function" },
+	{ "ftrace_kunit_target_c", "ftrace_kunit_target_c" },
+	/* kernel/trace is built without call sites */
+	{ "ftrace_lookup_symbols", NULL },
+};
+
+static int fk_lookup(int pair, size_t cnt, unsigned long *addrs)
+{
+	const char *names[2];
+
+	memcpy(names, fk_lookup_names[pair], sizeof(names));
+	return ftrace_lookup_symbols(names, cnt, addrs);
+}
+
+static void lookup_symbols_finds_traceable_functions(struct kunit *test)
+{
+	unsigned long addrs[2];
+
+	KUNIT_EXPECT_EQ(test, fk_lookup(0, 2, addrs), 0);
+	KUNIT_EXPECT_EQ(test, addrs[0], (unsigned long)ftrace_kunit_target_b);
+	KUNIT_EXPECT_EQ(test, addrs[1], (unsigned long)ftrace_kunit_target_a);
+	KUNIT_EXPECT_EQ(test, ftrace_location(addrs[1]), fk_site[FK_A]);
+
+	KUNIT_EXPECT_EQ(test, fk_lookup(1, 2, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, addrs[0], (unsigned long)ftrace_kunit_target_a);
+	KUNIT_EXPECT_EQ(test, addrs[1], 0UL);
+
+	KUNIT_EXPECT_EQ(test, fk_lookup(2, 2, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, fk_lookup(3, 1, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, addrs[0], 0UL);
 }
 
 static void two_ops_on_two_functions_kept_apart(struct kunit *test)
@@ -1319,6 +1418,8 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(callback_gets_site_caller_and_ops),
 	KUNIT_CASE_PARAM(save_regs_gives_pt_regs, fk_regs_flags_gen_params),
 	KUNIT_CASE(two_ops_on_one_function_both_called),
+	KUNIT_CASE(pt_regs_view_is_given_back),
+	KUNIT_CASE(lookup_symbols_finds_traceable_functions),
 	KUNIT_CASE(two_ops_on_two_functions_kept_apart),
 	KUNIT_CASE(unrelated_ops_leaves_counts_alone),
 	KUNIT_CASE_PARAM(filter_glob_selects_matches, fk_globs_gen_params),

@@ -28,6 +28,7 @@
  *    FTRACE_FL_DISABLED, under ftrace_lock.
  */
 #include <linux/ftrace.h>
+#include <linux/hash.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
@@ -806,6 +807,14 @@ unsigned long ftrace_location_range(unsigned long start, unsigned long end)
 	return found;
 }
 
+/* Without the architecture's help a function's call site is found by size. */
+#ifndef ftrace_arch_entry_site
+static inline unsigned long ftrace_arch_entry_site(unsigned long ip)
+{
+	return ip;
+}
+#endif
+
 /**
  * ftrace_location - the call site at an address or of a function
  * @ip: an address inside a call site, or the start of a function
@@ -819,10 +828,20 @@ unsigned long ftrace_location_range(unsigned long start, unsigned long end)
 unsigned long ftrace_location(unsigned long ip)
 {
 	unsigned long site = ftrace_location_range(ip, ip);
-	unsigned long size, offset;
+	unsigned long entry, size, offset;
 
-	if (site || !kallsyms_lookup_size_offset(ip, &size, &offset))
+	if (site)
 		return site;
+	/*
+	 * Where the architecture can tell from a function's first bytes
+	 * where its call site is, that saves the symbol lookup below (most
+	 * of this function's cost when thousands of functions are named).
+	 */
+	entry = ftrace_arch_entry_site(ip);
+	if (entry != ip && ftrace_location_range(entry, entry) == entry)
+		return entry;
+	if (!kallsyms_lookup_size_offset(ip, &size, &offset))
+		return 0;
 	/* Only the very start of a function stands for its call site. */
 	if (offset || !size)
 		return 0;
@@ -842,42 +861,130 @@ int ftrace_text_reserved(const void *start, const void *end)
 				     (unsigned long)end) != 0;
 }
 
+/*
+ * ftrace_lookup_symbols() walks every kallsyms symbol once.  A binary
+ * search of the sorted names per symbol cost about 600 instructions (there
+ * are some 180,000 symbols in a distribution's vmlinux); a hash of the
+ * names costs a tenth of that.  And since vmlinux's symbols come in
+ * address order, a symbol's extent is known when the next one arrives, so
+ * the call site check of a match is one range lookup rather than
+ * ftrace_location()'s symbol size lookup.
+ */
 struct site_symbol_search {
 	const char	**names;	/* sorted by strcmp() */
 	size_t		cnt;
 	unsigned long	*addrs;
 	size_t		found;
+	u32		*slots;		/* name index + 1; 0: empty */
+	unsigned int	bits;
+	/* a vmlinux match waiting for the next symbol's address */
+	long		pending;	/* name index, or -1 */
+	unsigned long	pending_addr;
+	unsigned long	last_addr;
 };
 
-static int site_symbol_name_cmp(const void *key, const void *elt)
+static u32 site_symbol_hash(const char *name)
 {
-	const char *const *name = elt;
+	u32 h = 2166136261u;
 
-	return strcmp(key, *name);
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
 }
 
-/* kallsyms visitor: returns 1 to stop the walk once every name is found. */
+/* The index of @name in s->names, or -1. */
+static long site_symbol_find(struct site_symbol_search *s, const char *name)
+{
+	u32 mask = (1U << s->bits) - 1;
+	u32 i = hash_32(site_symbol_hash(name), s->bits);
+	u32 v;
+
+	while ((v = s->slots[i])) {
+		if (!strcmp(s->names[v - 1], name))
+			return v - 1;
+		i = (i + 1) & mask;
+	}
+	return -1;
+}
+
+static int site_symbol_index(struct site_symbol_search *s)
+{
+	u32 mask, i, k;
+
+	s->bits = max(ilog2(roundup_pow_of_two(s->cnt)) + 1, 4);
+	s->slots = kvcalloc(1U << s->bits, sizeof(*s->slots), GFP_KERNEL);
+	if (!s->slots)
+		return -ENOMEM;
+	mask = (1U << s->bits) - 1;
+	for (k = 0; k < s->cnt; k++) {
+		i = hash_32(site_symbol_hash(s->names[k]), s->bits);
+		/* a repeated name keeps its first index, as the search did */
+		while (s->slots[i] && strcmp(s->names[s->slots[i] - 1], s->names[k]))
+			i = (i + 1) & mask;
+		if (!s->slots[i])
+			s->slots[i] = k + 1;
+	}
+	return 0;
+}
+
+static void site_symbol_found(struct site_symbol_search *s, long i,
+			      unsigned long addr)
+{
+	s->addrs[i] = addr;
+	s->found++;
+}
+
+/* Settle the pending match: its symbol ends before @end (0: unknown). */
+static void site_symbol_settle(struct site_symbol_search *s, unsigned long end)
+{
+	long i = s->pending;
+	unsigned long addr = s->pending_addr;
+
+	s->pending = -1;
+	if (s->addrs[i])
+		return;
+	if (end > addr ? ftrace_location_range(addr, end - 1) :
+			 ftrace_location(addr))
+		site_symbol_found(s, i, addr);
+}
+
+/* vmlinux's kallsyms visitor; returns 1 to stop once every name is found. */
 static int site_symbol_visit(void *data, const char *name, unsigned long addr)
 {
 	struct site_symbol_search *s = data;
-	const char **hit;
-	size_t i;
+	long i;
 
-	hit = bsearch(name, s->names, s->cnt, sizeof(*s->names),
-		      site_symbol_name_cmp);
-	if (!hit)
+	if (s->pending >= 0 && addr != s->pending_addr)
+		site_symbol_settle(s, addr >= s->last_addr ? addr : 0);
+	s->last_addr = addr;
+	if (s->found == s->cnt)
+		return 1;
+	i = site_symbol_find(s, name);
+	if (i < 0 || s->addrs[i])
 		return 0;
-	i = hit - s->names;
-	if (s->addrs[i] || !ftrace_location(addr))
-		return 0;
-	s->addrs[i] = addr;
-	s->found++;
+	if (s->pending >= 0)	/* an alias of the pending symbol's address */
+		site_symbol_settle(s, 0);
+	s->pending = i;
+	s->pending_addr = addr;
+	return 0;
+}
+
+/* Modules' visitor: their symbols come in no useful order. */
+static int site_symbol_visit_mod(void *data, const char *name,
+				 unsigned long addr)
+{
+	struct site_symbol_search *s = data;
+	long i = site_symbol_find(s, name);
+
+	if (i >= 0 && !s->addrs[i] && ftrace_location(addr))
+		site_symbol_found(s, i, addr);
 	return s->found == s->cnt;
 }
 
 /**
  * ftrace_lookup_symbols - find the addresses of traceable functions by name
- * @sorted_syms: function names, sorted by strcmp()
+ * @sorted_syms: function names (6.12 wants them sorted by strcmp(); any
+ *		 order works here)
  * @cnt: number of names (and of entries in @addrs)
  * @addrs: receives, for each name, the address of the symbol; 0 if the name
  *	   is unknown or has no call site
@@ -886,7 +993,8 @@ static int site_symbol_visit(void *data, const char *name, unsigned long addr)
  * with each name wins.
  *
  * Context: process context; walks all kallsyms.
- * Return: 0 if every name was found, -ESRCH otherwise.
+ * Return: 0 if every name was found, -ESRCH otherwise, -ENOMEM if the
+ * names could not be indexed.
  */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 			  unsigned long *addrs)
@@ -895,11 +1003,21 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 		.names = sorted_syms,
 		.cnt = cnt,
 		.addrs = addrs,
+		.pending = -1,
 	};
+	int ret;
 
+	if (!cnt)
+		return -ESRCH;
 	memset(addrs, 0, cnt * sizeof(*addrs));
+	ret = site_symbol_index(&s);
+	if (ret)
+		return ret;
 	kallsyms_on_each_symbol(site_symbol_visit, &s);
+	if (s.pending >= 0)
+		site_symbol_settle(&s, 0);
 	if (s.found < cnt)
-		module_kallsyms_on_each_symbol(NULL, site_symbol_visit, &s);
-	return s.found == cnt && cnt ? 0 : -ESRCH;
+		module_kallsyms_on_each_symbol(NULL, site_symbol_visit_mod, &s);
+	kvfree(s.slots);
+	return s.found == cnt ? 0 : -ESRCH;
 }

@@ -46,6 +46,7 @@
 #include <linux/unaligned.h>
 
 #include <asm/ftrace.h>
+#include <asm/ibt.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
 
@@ -176,6 +177,26 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 }
 
 /* ---- the update hooks of the core --------------------------------------- */
+
+/**
+ * ftrace_arch_entry_site - where the call site of a function should be
+ * @ip: the first byte of a function
+ *
+ * With IBT a function starts with ENDBR and its "call __fentry__" follows;
+ * without, the call is the first instruction.  The core checks that a call
+ * site really is there.
+ *
+ * Return: @ip + ENDBR_INSN_SIZE after an ENDBR, else @ip.
+ */
+unsigned long ftrace_arch_entry_site(unsigned long ip)
+{
+	u32 insn;
+
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT) ||
+	    get_kernel_nofault(insn, (u32 *)ip) || !is_endbr(insn))
+		return ip;
+	return ip + ENDBR_INSN_SIZE;
+}
 
 /**
  * ftrace_arch_code_modify_prepare - take text_mutex for an update
