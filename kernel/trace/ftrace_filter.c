@@ -510,6 +510,24 @@ static int ftrace_hash_install_locked(struct ftrace_ops *ops,
 		return 0;
 	}
 
+	/*
+	 * An empty filter stands for every function: an ip-modifier or a
+	 * direct caller in use must keep naming its functions (6.12 refuses
+	 * the same with -EINVAL).
+	 */
+	if (ftrace_hash_empty(src) && dst == &ops->func_hash->filter_hash &&
+	    (ops->flags & FTRACE_OPS_FL_ENABLED) &&
+	    (ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT))) {
+		ftrace_hash_free(src);
+		return -EINVAL;
+	}
+	/* Nor may an ip-modifier leave functions out by a notrace set. */
+	if (!ftrace_hash_empty(src) && dst == &ops->func_hash->notrace_hash &&
+	    (ops->flags & FTRACE_OPS_FL_IPMODIFY)) {
+		ftrace_hash_free(src);
+		return -EINVAL;
+	}
+
 	src = ftrace_hash_finish(src);
 	rcu_assign_pointer(*dst, src);
 	ret = ftrace_ops_hash_changed(ops);

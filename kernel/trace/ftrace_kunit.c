@@ -967,6 +967,27 @@ static void ipmodify_redirects_call(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_TO]), 0);
 }
 
+/* An empty filter would mean "every function": refused while in use. */
+static void ipmodify_filter_cannot_empty(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
+
+	fk_filter_ip(test, p, FK_FROM, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(&p->ops, fk_site[FK_FROM], 1, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter(&p->ops, NULL, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fk_set_notrace(p, "ftrace_kunit_target_b", 0), -EINVAL);
+	/* still redirecting exactly the one function */
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_redirect_from(FK_ARG), FK_ARG + FTRACE_KUNIT_TO_ADD);
+	KUNIT_EXPECT_EQ(test, ftrace_kunit_target_a(FK_ARG), FK_ARG + FTRACE_KUNIT_A_ADD);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->foreign), 0);
+	/* unregistered, it may be emptied again */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(&p->ops, fk_site[FK_FROM], 1, 0), 0);
+}
+
 static void ipmodify_second_ops_busy(struct kunit *test)
 {
 	struct fk_probe *p1 = fk_probe_new(test, fk_redirect_cb, FK_IPMODIFY);
@@ -1435,6 +1456,7 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(filter_switch_never_widens),
 	KUNIT_CASE(ipmodify_without_save_regs),
 	KUNIT_CASE(ipmodify_redirects_call),
+	KUNIT_CASE(ipmodify_filter_cannot_empty),
 	KUNIT_CASE(ipmodify_second_ops_busy),
 	KUNIT_CASE(ipmodify_clash_on_filter_change_busy),
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
