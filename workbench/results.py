@@ -271,7 +271,14 @@ def main():
     for log in logs:
         j, r = parse_ftracetest(log)
         flaky += fold_retries(j, r)
-        job.update(j)
+        # cases that share a description in different parts: number them
+        # as one log would
+        for name, st in j.items():
+            base_name, key, n = re.sub(r' #\d+$', '', name), name, 2
+            while key in job:
+                key = f'{base_name} #{n}'
+                n += 1
+            job[key] = st
     suites = [('kunit', parse_kunit(console)),
               ('boot', parse_boot_selftests(console))]
     for sname in ('ftracetest',) + EXTRA_SUITES:
