@@ -9,7 +9,7 @@ WB_PHASE=deps
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static gcc make bc bison
 flex libelf-dev libssl-dev cpio kmod rsync xz-utils python3 git patch
 libc6-dev perl ccache binutils dash util-linux dwarves
-coreutils"
+coreutils python3-sphinx"
 case "-${1:-}-" in
 *-distro-*) pkgs="$pkgs bpftrace" ;;
 esac
