@@ -522,7 +522,7 @@ static int undo_filter(const struct target *t)
 		 * 6.12's snapshot command arms the snapshot once per
 		 * registration and disarms it once per removal, so
 		 * removing its functions one by one trips the WARN in
-		 * tracing_disarm_snapshot() (README, "Reliability").
+		 * tracing_disarm_snapshot() (workbench/NOTES.md, "Reliability").
 		 */
 		c = strchr(line, ':');
 		if (!strcmp(limit, "unlimited"))
