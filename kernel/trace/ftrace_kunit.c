@@ -594,11 +594,13 @@ static void save_regs_gives_pt_regs(struct kunit *test)
 
 /* ---- several ops ---------------------------------------------------- */
 
-static void two_ops_on_one_function_both_called(struct kunit *test)
+/*
+ * @p1 then @p2 on FK_A, one round of calls, both taken off; each saw
+ * exactly FK_A's calls.
+ */
+static void fk_two_on_a(struct kunit *test, struct fk_probe *p1,
+			struct fk_probe *p2)
 {
-	struct fk_probe *p1 = fk_probe_new(test, fk_count_cb, 0);
-	struct fk_probe *p2 = fk_probe_new(test, fk_count_cb, 0);
-
 	fk_filter_ip(test, p1, FK_A, 1);
 	fk_filter_ip(test, p2, FK_A, 1);
 	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
@@ -608,6 +610,12 @@ static void two_ops_on_one_function_both_called(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
 	fk_expect_hits(test, p1, BIT(FK_A), 1);
 	fk_expect_hits(test, p2, BIT(FK_A), 1);
+}
+
+static void two_ops_on_one_function_both_called(struct kunit *test)
+{
+	fk_two_on_a(test, fk_probe_new(test, fk_count_cb, 0),
+		    fk_probe_new(test, fk_count_cb, 0));
 }
 
 /*
@@ -620,15 +628,7 @@ static void pt_regs_view_is_given_back(struct kunit *test)
 	struct fk_probe *p1 = fk_probe_new(test, fk_ptregs_cb, 0);
 	struct fk_probe *p2 = fk_probe_new(test, fk_record_cb, 0);
 
-	fk_filter_ip(test, p1, FK_A, 1);
-	fk_filter_ip(test, p2, FK_A, 1);
-	KUNIT_ASSERT_EQ(test, fk_register(p1), 0);
-	KUNIT_ASSERT_EQ(test, fk_register(p2), 0);
-	fk_call_all();
-	KUNIT_ASSERT_EQ(test, fk_unregister(p2), 0);
-	KUNIT_ASSERT_EQ(test, fk_unregister(p1), 0);
-	fk_expect_hits(test, p1, BIT(FK_A), 1);
-	fk_expect_hits(test, p2, BIT(FK_A), 1);
+	fk_two_on_a(test, p1, p2);
 	if (!p1->had_regs)
 		kunit_skip(test, "no pt_regs view of an argument-only frame here");
 	KUNIT_EXPECT_EQ(test, p1->regs_arg0, p1->fregs_arg0);
