@@ -64,7 +64,7 @@ if [ "${WB_BASELINE_WRITE:-0}" = 1 ]; then
 	args+=(--write-baseline "$baseline")
 elif [ $# -gt 0 ]; then
 	# a partial run: compare only what ran
-	grep -Ev '^PASS (ftracetest|livepatch|bpf):' "$baseline" > "$rundir/baseline.partial" || true
+	grep -Ev '^PASS (ftracetest|livepatch|bpf|fuzz|stress):' "$baseline" > "$rundir/baseline.partial" || true
 	args+=(--baseline "$rundir/baseline.partial")
 else
 	args+=(--baseline "$baseline")
