@@ -880,7 +880,6 @@ struct site_symbol_search {
 	/* a vmlinux match waiting for the next symbol's address */
 	long		pending;	/* name index, or -1 */
 	unsigned long	pending_addr;
-	unsigned long	last_addr;
 };
 
 static u32 site_symbol_hash(const char *name)
@@ -954,9 +953,9 @@ static int site_symbol_visit(void *data, const char *name, unsigned long addr)
 	struct site_symbol_search *s = data;
 	long i;
 
+	/* the pending symbol ends here; settle() checks the order */
 	if (s->pending >= 0 && addr != s->pending_addr)
-		site_symbol_settle(s, addr >= s->last_addr ? addr : 0);
-	s->last_addr = addr;
+		site_symbol_settle(s, addr);
 	if (s->found == s->cnt)
 		return 1;
 	i = site_symbol_find(s, name);
