@@ -30,12 +30,14 @@ for mode in $modes; do
 			die "$kind: the bench job did not finish"
 	done
 done
-python3 - "$BUILD" "$stock" "$ours" $modes <<'PY'
+python3 - "$(kind_runs "$stock")" "$(kind_runs "$ours")" $modes <<'PY'
 import os, re, sys
-build, kstock, kours, modes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-def read(kind, mode):
+rstock, rours, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
+kstock, kours = rstock, rours
+def read(runs, mode):
     res = {}
-    path = os.path.join(build, kind, 'runs', f'bench-{mode}', 'results.log')
+    kind = os.path.basename(os.path.dirname(runs))
+    path = os.path.join(runs, f'bench-{mode}', 'results.log')
     for line in open(path, errors='replace'):
         m = re.match(r'BENCH (\S+) ([\d.]+) (\S+)', line.strip())
         if m:

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# build.sh KIND: prepare the tree, write the config and build bzImage and
-# modules of one kernel kind, incrementally.  The full make output goes to
-# build/KIND/build.log; the console gets a progress line every 30 seconds.
+# build.sh KIND: prepare the tree, write the config and build the kernel
+# image (bzImage, arm64 Image) and modules of one kernel kind,
+# incrementally.  The full make output goes to build/KIND/build.log; the
+# console gets a progress line every 30 seconds.
 . "$(dirname "$0")/common.sh"
 WB_PHASE=build
 kind=${1:-ours}
+build_lock
 "$WB/prepare.sh" "$kind"
 "$WB/kconfig.sh" "$kind"
 src=$(kind_src "$kind")
 obj=$(kind_obj "$kind")
-log=$BUILD/$kind/build.log
+log=$(kind_dir "$kind")/build.log
+mkdir -p "$(dirname "$log")"
 
-say "$kind: make -j$JOBS bzImage modules (log: ${log#"$TOP"/})"
+say "$kind: make ARCH=$ARCH -j$JOBS $KTARGET modules (log: ${log#"$TOP"/})"
 start=$(date +%s)
 : > "$log"
 (
@@ -29,10 +32,10 @@ trap 'kill $ticker 2>/dev/null || true' EXIT
 cc=()
 if command -v ccache >/dev/null && [ "${WB_CCACHE:-1}" = 1 ]; then
 	export CCACHE_BASEDIR=$BUILD
-	cc=(CC="ccache gcc")
+	cc=(CC="ccache ${CROSS}gcc")
 fi
 rc=0
-make -C "$src" O="$obj" ARCH=x86_64 "${cc[@]}" -j"$JOBS" bzImage modules >> "$log" 2>&1 || rc=$?
+kmake "$kind" "${cc[@]}" -j"$JOBS" "$KTARGET" modules >> "$log" 2>&1 || rc=$?
 kill $ticker 2>/dev/null || true
 if [ $rc != 0 ]; then
 	grep -E 'error|Error' "$log" | head -n 40 >&2

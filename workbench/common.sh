@@ -20,7 +20,17 @@ TOP=$(dirname "$WB")
 BUILD=${WB_BUILD:-$TOP/build}
 BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASE_SRC=$BUILD/stock/src
+# The guest architecture: x86_64 (default) or arm64 (cross-built with
+# Debian's aarch64-linux-gnu- toolchain, booted on qemu-system-aarch64 -M
+# virt).  Builds and runs of arm64 live under build/arm64/KIND; the source
+# trees are shared.
 ARCH=${WB_ARCH:-x86_64}
+case "$ARCH" in
+x86_64) CROSS= ; KIMAGE=arch/x86/boot/bzImage ; KTARGET=bzImage ;;
+arm64) CROSS=aarch64-linux-gnu- ; KIMAGE=arch/arm64/boot/Image ; KTARGET=Image ;;
+*) printf '[wb] error: unknown ARCH %s (x86_64 or arm64)\n' "$ARCH" >&2; exit 1 ;;
+esac
+export WB_ARCH=$ARCH
 JOBS=${WB_JOBS:-$(nproc)}
 
 # Everything tracked in the repository is laid over the kernel tree at the
@@ -67,12 +77,41 @@ kind_src() {
 	stock) echo "$BASE_SRC" ;;
 	esac
 }
+# The folder of a kind's builds and runs: build/KIND, or build/ARCH/KIND
+# for another architecture than x86_64.
+kind_dir() {
+	if [ "$ARCH" = x86_64 ]; then
+		echo "$BUILD/$1"
+	else
+		echo "$BUILD/$ARCH/$1"
+	fi
+}
 # WB_OBJ: another O= folder (configs.sh writes configs there with kconfig.sh)
-kind_obj() { echo "${WB_OBJ:-$BUILD/$1/obj}"; }
-kind_guest() { echo "$BUILD/$1/guest"; }
-kind_runs() { echo "$BUILD/$1/runs"; }
+kind_obj() { echo "${WB_OBJ:-$(kind_dir "$1")/obj}"; }
+kind_guest() { echo "$(kind_dir "$1")/guest"; }
+kind_runs() { echo "$(kind_dir "$1")/runs"; }
+
+# make in a kind's tree for its O= folder and the architecture: kmake KIND ARGS
+kmake() {
+	local k=$1
+	shift
+	make -C "$(kind_src "$k")" O="$(kind_obj "$k")" ARCH="$ARCH" \
+		${CROSS:+CROSS_COMPILE=$CROSS} "$@"
+}
 
 # kernelrelease of a configured and built kind
 kind_release() {
-	make -s -C "$(kind_src "$1")" O="$(kind_obj "$1")" kernelrelease 2>/dev/null
+	kmake "$1" -s kernelrelease 2>/dev/null
+}
+
+# One kernel build at a time on this machine (both cores go to it): a
+# second build waits until the first is done.  Held until the caller exits;
+# it covers the preparation too, which rewrites the shared source tree.
+build_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.build.lock"
+	if ! flock -n 9; then
+		say "waiting for another kernel build to finish"
+		flock 9
+	fi
 }

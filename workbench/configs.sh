@@ -24,6 +24,7 @@
 # The summary prints one line per config and "N passed, N failed".
 . "$(dirname "$0")/common.sh"
 WB_PHASE=configs
+build_lock
 all=(test distro allmod tiny nodyn nograph nokprobes arm64 noperf)
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=("${all[@]}")

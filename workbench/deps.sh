@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# deps.sh [VARIANT]: install the Debian packages the workbench needs, only
-# those missing.  The distro variants also need bpftrace (their bpf suite
+# deps.sh [VARIANT]: install the Debian packages the workbench needs (for
+# the architecture WB_ARCH), only those missing.  The distro variants also need bpftrace (their bpf suite
 # runs the host's copy in the guest).
 . "$(dirname "$0")/common.sh"
 WB_PHASE=deps
@@ -13,6 +13,9 @@ coreutils python3-sphinx"
 case "-${1:-}-" in
 *-distro-*) pkgs="$pkgs bpftrace" ;;
 esac
+# arm64: the cross compiler and its libc (the guest programs' libraries),
+# and QEMU for arm64 (busybox and friends come from initramfs.sh).
+[ "$ARCH" = arm64 ] && pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 
 missing=
 for p in $pkgs; do

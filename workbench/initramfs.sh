@@ -7,7 +7,10 @@
 # kernel's modules with modules.dep (so modprobe finds them by the names the
 # tests use), upstream's ftracetest from the kind's tree (both kinds get our
 # test.d cases laid over it), the workbench jobs, the wb-demo program and the
-# wb_ops_demo module.
+# wb_ops_demo module.  For arm64 the programs come from Debian's arm64
+# packages (fetched once with apt-get download into build/arm64/debs and
+# unpacked, never installed), their libraries from the cross toolchain's
+# libc, and the guest programs are built with aarch64-linux-gnu-gcc.
 . "$(dirname "$0")/common.sh"
 WB_PHASE=initramfs
 kind=${1:-ours}
@@ -16,7 +19,32 @@ obj=$(kind_obj "$kind")
 guest=$(kind_guest "$kind")
 root=$guest/root
 release=$(kind_release "$kind")
-[ -f "$obj/arch/x86/boot/bzImage" ] || die "$kind is not built"
+[ -f "$obj/$KIMAGE" ] || die "$kind is not built"
+
+# The arm64 programs: unpacked from Debian's arm64 packages.
+foreign=
+if [ "$ARCH" != x86_64 ]; then
+	debs=$BUILD/$ARCH/debs
+	foreign=$debs/root
+	if [ ! -f "$foreign/.complete" ]; then
+		say "fetching $ARCH busybox-static, dash, util-linux, coreutils (apt-get download)"
+		dpkg --print-foreign-architectures | grep -qx "$ARCH" || {
+			dpkg --add-architecture "$ARCH" && apt-get update -q >/dev/null
+		} || die "cannot add the $ARCH architecture to apt"
+		mkdir -p "$debs"
+		(cd "$debs" && apt-get download -q busybox-static:$ARCH dash:$ARCH \
+			util-linux:$ARCH coreutils:$ARCH >/dev/null 2>&1) ||
+			die "cannot download the $ARCH packages"
+		rm -rf "$foreign"
+		mkdir -p "$foreign"
+		for d in "$debs"/*.deb; do
+			dpkg-deb -x "$d" "$foreign"
+		done
+		touch "$foreign/.complete"
+	fi
+	sysroot=/usr/${CROSS%-}
+	[ -d "$sysroot/lib" ] || die "$sysroot missing (gcc-aarch64-linux-gnu)"
+fi
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,opt,wb/share,wb/modules,lib/modules}
@@ -24,7 +52,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,opt,wb
 # busybox and its applets
 bb=/bin/busybox
 [ -x "$bb" ] || die "busybox-static is not installed"
-cp "$bb" "$root/bin/busybox"
+cp "${foreign:+$foreign}$bb" "$root/bin/busybox"
 "$bb" --list-full | while read -r app; do
 	[ -e "$root/$app" ] || ln -s /bin/busybox "$root/$app"
 done
@@ -35,10 +63,33 @@ done
 # for them; Debian's /bin/sh is dash), chrt and nice (no busybox applet).
 copy_host_program() {
 	local prog=$1 dest=$2 lib
+	if [ -n "$foreign" ]; then
+		copy_foreign_program "$@"
+		return
+	fi
 	cp -L "$prog" "$root/$dest"
 	ldd "$prog" | grep -oE '/[^ ]+' | while read -r lib; do
 		mkdir -p "$root/$(dirname "$lib")"
 		[ -e "$root/$lib" ] || cp -L "$lib" "$root/$lib"
+	done
+}
+# The same program of another architecture: its libraries (NEEDED,
+# recursively) from the cross toolchain's libc, put in /lib.
+copy_foreign_program() {
+	local prog=$1 dest=$2 lib todo
+	[ -e "$foreign$prog" ] || prog=/bin/${prog##*/}
+	cp -L "$foreign$prog" "$root/$dest"
+	cp -L "$sysroot/lib/ld-linux-aarch64.so.1" "$root/lib/"
+	todo=$(readelf -dW "$foreign$prog" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+	while [ -n "$todo" ]; do
+		set -- $todo
+		lib=$1
+		shift
+		todo=$*
+		[ -e "$root/lib/$lib" ] && continue
+		[ -e "$sysroot/lib/$lib" ] || die "$lib (for $prog) not in $sysroot/lib"
+		cp -L "$sysroot/lib/$lib" "$root/lib/$lib"
+		todo="$todo $(readelf -dW "$sysroot/lib/$lib" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')"
 	done
 }
 copy_host_program /usr/bin/dash usr/bin/dash
@@ -57,7 +108,7 @@ echo wb-guest > "$root/etc/hostname"
 ln -s /proc/mounts "$root/etc/mtab"
 
 # modules, installed the way modprobe expects them
-make -s -C "$src" O="$obj" ARCH=x86_64 INSTALL_MOD_PATH="$root" \
+kmake "$kind" -s INSTALL_MOD_PATH="$root" \
 	INSTALL_MOD_STRIP=1 modules_install > "$guest/modules_install.log" 2>&1 ||
 	{ cat "$guest/modules_install.log"; die "modules_install failed"; }
 rm -f "$root/lib/modules/$release/build" "$root/lib/modules/$release/source"
@@ -65,17 +116,17 @@ rm -f "$root/lib/modules/$release/build" "$root/lib/modules/$release/source"
 # the demo module, built out of tree against this kind
 rm -rf "$guest/mod"
 cp -r "$WB/guest/mod" "$guest/mod"
-make -s -C "$src" O="$obj" ARCH=x86_64 M="$guest/mod" modules \
+kmake "$kind" -s M="$guest/mod" modules \
 	> "$guest/mod.log" 2>&1 || { cat "$guest/mod.log"; die "demo module build failed"; }
 cp "$guest/mod/"*.ko "$root/wb/modules/"
 
 # the demo program and the file offsets of its functions
-gcc -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
+"${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
-gcc -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
+"${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
 # the fuzzer and the inputs it once failed on (replayed by the test job)
-gcc -O2 -g0 -static -o "$root/usr/bin/wb-fuzz" "$WB/guest/src/wb-fuzz.c"
-gcc -O2 -g0 -static -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
+"${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-fuzz" "$WB/guest/src/wb-fuzz.c"
+"${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
 mkdir -p "$root/wb/share/fuzz"
 cp "$WB"/fuzz/*.in "$root/wb/share/fuzz/" 2>/dev/null || true
 
@@ -109,7 +160,7 @@ case "-$(kind_variant "$kind")-" in
 	lpsrc=$src/tools/testing/selftests/livepatch
 	rm -rf "$guest/livepatch"
 	cp -r "$lpsrc" "$guest/livepatch"
-	make -s -C "$src" O="$obj" ARCH=x86_64 M="$guest/livepatch/test_modules" modules \
+	kmake "$kind" -s M="$guest/livepatch/test_modules" modules \
 		> "$guest/livepatch.log" 2>&1 ||
 		{ cat "$guest/livepatch.log"; die "livepatch test modules do not build"; }
 	mkdir -p "$root/opt/livepatch/test_modules"

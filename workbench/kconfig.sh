@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kconfig.sh KIND: write the kernel config of a kind into its O= folder.
 #
-# The test config (kinds "ours", "stock"): allnoconfig + qemu-x86_64.config
+# The test config (kinds "ours", "stock"): allnoconfig + qemu-ARCH.config
 # + upstream's ftracetest fragment (less the options in omitted.list) +
 # tests.config.
 # The distro config (variant "distro"): alldefconfig + x86_64_defconfig +
@@ -38,29 +38,42 @@ for w in $(echo "$variant" | tr '-' ' '); do
 	esac
 done
 
-# Upstream's ftracetest fragment, less the options omitted.list leaves out
-# of this config (scope "all", or "test" for the test config).
+# Upstream's ftracetest fragment and tests.config, less the options
+# omitted.list leaves out of this config (scope "all"; "test" or "distro"
+# for one config; "arm64" for one architecture, "arm64-stock" for the stock
+# tree on it).
 scope=test
 [ $distro = 0 ] || scope=distro
 omit=$(grep -Ev '^[[:space:]]*(#|$)' "$WB/config/omitted.list" |
-	awk -v s=$scope '$2 == "all" || $2 == s { print $1 }')
-grep -Ev '^[[:space:]]*(#|$)' "$BASE_SRC/tools/testing/selftests/ftrace/config" |
-	while IFS= read -r line; do
-		opt=${line%%=*}
-		printf '%s\n' "$omit" | grep -qxF "$opt" || printf '%s\n' "$line"
-	done > "$tmp/upstream.config"
+	awk -v s=$scope -v a="$ARCH" -v t="$(kind_tree "$kind")" \
+		'$2 == "all" || $2 == s || $2 == a || $2 == a "-" t { print $1 }')
+less_omitted() {
+	grep -E '^(CONFIG_|# CONFIG_)' "$1" |
+		while IFS= read -r line; do
+			opt=${line%%=*}
+			opt=${opt#\# }
+			opt=${opt%% *}
+			printf '%s\n' "$omit" | grep -qxF "$opt" || printf '%s\n' "$line"
+		done
+}
+less_omitted "$BASE_SRC/tools/testing/selftests/ftrace/config" > "$tmp/upstream.config"
+less_omitted "$WB/config/tests.config" > "$tmp/tests.config"
 frags=()
 if [ $distro = 1 ]; then
+	[ "$ARCH" = x86_64 ] || die "the distro config is x86_64 only"
 	base=alldefconfig
 	frags+=("$BASE_SRC/arch/x86/configs/x86_64_defconfig" "$WB/config/distro.config")
 else
 	base=allnoconfig
-	frags+=("$WB/config/qemu-x86_64.config")
+	frags+=("$WB/config/qemu-$ARCH.config")
 fi
-frags+=("$tmp/upstream.config" "$WB/config/tests.config")
+frags+=("$tmp/upstream.config" "$tmp/tests.config")
 [ $distro = 1 ] && frags+=("$WB/config/distro-tests.config")
 [ $debug = 1 ] && frags+=("$WB/config/debug.config")
-[ "$(kind_tree "$kind")" = ours ] && frags+=("$WB/config/ours.config")
+if [ "$(kind_tree "$kind")" = ours ]; then
+	less_omitted "$WB/config/ours.config" > "$tmp/ours.config"
+	frags+=("$tmp/ours.config")
+fi
 cat "${frags[@]}" > "$tmp/all.config"
 # What must hold: the last word of the fragments on each option (a later
 # fragment may change an earlier one's), the defconfig's excepted.
@@ -72,7 +85,7 @@ grep -hv '^# SPDX' "${check[@]}" | grep -E '^(CONFIG_|# CONFIG_)' |
 	> "$tmp/check.config"
 
 (cd "$src" && KCONFIG_ALLCONFIG="$tmp/all.config" \
-	make -s O="$tmp/obj" ARCH=x86_64 "$base") > "$tmp/log" 2>&1 ||
+	make -s O="$tmp/obj" ARCH="$ARCH" ${CROSS:+CROSS_COMPILE=$CROSS} "$base") > "$tmp/log" 2>&1 ||
 	{ cat "$tmp/log"; die "$base failed"; }
 
 # Check that every requested option came out as requested.

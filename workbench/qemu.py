@@ -3,7 +3,7 @@
 """qemu.py: boot a built kernel kind in QEMU, run one guest job, watch it.
 
 The guest has two serial ports: ttyS0 carries the kernel console, ttyS1 the
-job's own output.  Both go to files in build/KIND/runs/JOB/ and are kept.
+job's own output (arm64: the PL011 ttyAMA0 and the virtio console hvc0).  Both go to files in build/KIND/runs/JOB/ and are kept.
 Lines of the job's output are echoed as they arrive.  A guest whose two logs
 stop growing for --stall seconds, or that runs past --timeout, is killed with
 a message that names the console log.
@@ -30,26 +30,45 @@ def log(msg):
     print(f'[qemu] {msg}', flush=True)
 
 
+ARCH = os.environ.get('WB_ARCH', 'x86_64')
+
+
+def kind_dir(kind):
+    """build/KIND, or build/ARCH/KIND for another architecture (common.sh)."""
+    if ARCH == 'x86_64':
+        return os.path.join(BUILD, kind)
+    return os.path.join(BUILD, ARCH, kind)
+
+
 def qemu_cmd(kind, job, args, accel, rundir, cmdline_extra, icount):
-    obj = os.path.join(BUILD, kind, 'obj')
-    kernel = os.path.join(obj, 'arch/x86/boot/bzImage')
-    initrd = os.path.join(BUILD, kind, 'guest', 'initramfs.cpio.gz')
+    obj = os.path.join(kind_dir(kind), 'obj')
+    kernel = os.path.join(obj, 'arch/arm64/boot/Image' if ARCH == 'arm64'
+                          else 'arch/x86/boot/bzImage')
+    initrd = os.path.join(kind_dir(kind), 'guest', 'initramfs.cpio.gz')
     for f in (kernel, initrd):
         if not os.path.exists(f):
             sys.exit(f'[qemu] error: {f} missing; build {kind} first')
-    append = ['console=ttyS0,115200', 'loglevel=7', 'panic=-1',
+    console = 'ttyAMA0' if ARCH == 'arm64' else 'ttyS0'
+    append = [f'console={console},115200', 'loglevel=7', 'panic=-1',
               'oops=panic' if os.environ.get('WB_OOPS_PANIC') else '',
               f'wb.job={job}', 'rcupdate.rcu_cpu_stall_timeout=300',
               'tsc=nowatchdog', 'clocksource=tsc' if accel == 'kvm' else '']
     if args:
         append.append('wb.args=' + ','.join(args))
+    if ARCH == 'arm64':
+        # virt has one UART: the job's output goes to a virtio console
+        append.append('wb.out=/dev/hvc0')
     append += cmdline_extra
-    cmd = ['qemu-system-x86_64', '-m', os.environ.get('WB_MEM', '2G'),
-           '-smp', os.environ.get('WB_CPUS', '2'),
-           '-kernel', kernel, '-initrd', initrd,
-           '-append', ' '.join(a for a in append if a),
-           '-display', 'none', '-vga', 'none', '-monitor', 'none',
-           '-no-reboot', '-nodefaults']
+    if ARCH == 'arm64':
+        cmd = ['qemu-system-aarch64', '-M', 'virt,gic-version=3']
+    else:
+        cmd = ['qemu-system-x86_64', '-vga', 'none']
+    cmd += ['-m', os.environ.get('WB_MEM', '2G'),
+            '-smp', os.environ.get('WB_CPUS', '2'),
+            '-kernel', kernel, '-initrd', initrd,
+            '-append', ' '.join(a for a in append if a),
+            '-display', 'none', '-monitor', 'none',
+            '-no-reboot', '-nodefaults']
     if 'distro' in kind.split('-'):
         # the host's root, read-only, for host programs (guest/jobs/hostroot.sh)
         cmd += ['-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,'
@@ -57,21 +76,32 @@ def qemu_cmd(kind, job, args, accel, rundir, cmdline_extra, icount):
     if accel == 'kvm':
         cmd += ['-accel', 'kvm', '-cpu', 'host']
     else:
+        # arm64: "max" with the cheap QEMU-defined pointer-auth algorithm
+        # (the architected one is slow to emulate)
+        cpu = 'max,pauth-impdef=on' if ARCH == 'arm64' else 'max'
         cmd += ['-accel', 'tcg,thread=' + os.environ.get('WB_TCG_THREAD', 'single'),
-                '-cpu', 'max']
+                '-cpu', cpu]
         if icount:
             cmd += ['-icount', 'shift=0']
     if rundir:
-        cmd += ['-serial', 'file:' + os.path.join(rundir, 'console.log'),
-                '-serial', 'file:' + os.path.join(rundir, 'results.log')]
+        cmd += ['-serial', 'file:' + os.path.join(rundir, 'console.log')]
+        results = 'file:' + os.path.join(rundir, 'results.log')
     else:
-        cmd += ['-serial', 'mon:stdio', '-serial', 'null']
+        cmd += ['-serial', 'mon:stdio']
+        results = 'null'
+    if ARCH == 'arm64':
+        cmd += ['-chardev', results.replace('file:', 'file,id=wbout,path=', 1)
+                if results != 'null' else 'null,id=wbout',
+                '-device', 'virtio-serial-device',
+                '-device', 'virtconsole,chardev=wbout']
+    else:
+        cmd += ['-serial', results]
     return cmd
 
 
 def run_job(kind, job, args, accel, timeout, stall, echo, cmdline_extra=(),
             icount=False, tag=None):
-    rundir = os.path.join(BUILD, kind, 'runs', tag or job)
+    rundir = os.path.join(kind_dir(kind), 'runs', tag or job)
     os.makedirs(rundir, exist_ok=True)
     console = os.path.join(rundir, 'console.log')
     results = os.path.join(rundir, 'results.log')

@@ -112,8 +112,16 @@ want fprobe && fprobe_row fprobe-exit-all mode=exit all=1 calls=20000
 UPROBE_CALLS=${UPROBE_CALLS:-20000}
 WB_DEMO=/usr/bin/wb-demo
 LOOP_OFF=$(awk '$1 == "wb_demo_loop" { print $2 }' /wb/share/wb-demo.offsets)
-ARGS4='a=%di:s64 b=%si:u64 id=+0(%dx):s32 ra=$stack0'
-ARGS16="$ARGS4"' c=%cx r8=%r8 r9=%r9 ax=%ax bx=%bx sp=$stack s1=$stack1:u32 port=+4(%dx):u16 bits=+8(%dx):b8@8/32 big=+32(%dx):s64 name=+0(+16(%dx)):string comm=$comm'
+case $(uname -m) in
+aarch64)	# AAPCS64: arguments in x0-x7, the return address in x30
+	ARGS4='a=%x0:s64 b=%x1:u64 id=+0(%x2):s32 ra=%x30'
+	ARGS16="$ARGS4"' c=%x3 r8=%x4 r9=%x5 ax=%x6 bx=%x19 sp=$stack s1=$stack1:u32 port=+4(%x2):u16 bits=+8(%x2):b8@8/32 big=+32(%x2):s64 name=+0(+16(%x2)):string comm=$comm'
+	;;
+*)
+	ARGS4='a=%di:s64 b=%si:u64 id=+0(%dx):s32 ra=$stack0'
+	ARGS16="$ARGS4"' c=%cx r8=%r8 r9=%r9 ax=%ax bx=%bx sp=$stack s1=$stack1:u32 port=+4(%dx):u16 bits=+8(%dx):b8@8/32 big=+32(%dx):s64 name=+0(+16(%dx)):string comm=$comm'
+	;;
+esac
 
 loop_ns() { # time of one "wb-demo loop UPROBE_CALLS", in ns
 	t0=$(now)
