@@ -564,12 +564,13 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
  * fgraph_direct_push - push a direct user's frame for a call being entered
  * @gops: a user registered with register_fgraph_direct()
  * @func: the call site of the function entered
- * @retp: the slot holding its return address
+ * @fregs: the register frame of the call (ftrace_regs_return_slot() holds
+ *	   its return address)
  * @words: words of data wanted, 1 to FGRAPH_MAX_DATA_WORDS
  *
  * Pushes, in one step, a frame whose only record is @gops' with @words of
  * data.  The caller fills the data, then calls fgraph_direct_done() with
- * the same @retp before anything else can push on this task's stack but
+ * the same @fregs before anything else can push on this task's stack but
  * interrupts (which leave it as they found it).  Until then the return is
  * not hooked.  When the hooked call returns, the user's return callback
  * gets the data back.
@@ -581,7 +582,8 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
  * is stopped or paused for the task, or @gops is not registered.
  */
 unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
-				  unsigned long *retp, unsigned int words)
+				  struct ftrace_regs *fregs,
+				  unsigned int words)
 {
 	struct task_struct *t = current;
 	unsigned int before, base, top;
@@ -619,9 +621,9 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 	WRITE_ONCE(t->curr_ret_stack, fg_state(top, fg_base(before)));
 	barrier();
 	hdr = fg_hdr(ws, base);
-	hdr->ret = *retp;
+	hdr->ret = *ftrace_regs_return_slot(fregs);
 	hdr->func = func;
-	hdr->retp = retp;
+	hdr->retp = ftrace_regs_return_key(fregs);
 	hdr->calltime = 0;
 #ifdef CONFIG_FUNCTION_PROFILER
 	hdr->subtime = 0;
@@ -638,19 +640,19 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 
 /**
  * fgraph_direct_done - hook the return of a direct push, or drop it
- * @retp: the slot given to fgraph_direct_push()
+ * @fregs: the register frame given to fgraph_direct_push()
  * @hook: true to hook the return (the return callback will run), false
  *	  to pop the frame again
  *
  * Context: right after a successful fgraph_direct_push(), same context.
  */
-void fgraph_direct_done(unsigned long *retp, bool hook)
+void fgraph_direct_done(struct ftrace_regs *fregs, bool hook)
 {
 	struct task_struct *t = current;
 	unsigned int base;
 
 	if (hook) {
-		*retp = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+		fgraph_direct_hook(fregs);
 		return;
 	}
 	base = fg_base(READ_ONCE(t->curr_ret_stack));

@@ -115,7 +115,8 @@ struct fg_user {
 	/* FG_DO_FRAME, for calls of A */
 	unsigned long		frame_func;
 	unsigned long		frame_ret;
-	unsigned long		frame_slot;	/* *retp at the entry */
+	unsigned long		frame_slot;	/* the return slot at the entry */
+	bool			frame_key_ok;	/* retp is the frame's key */
 	unsigned long		frame_func_at_return;
 	unsigned long		mapped;
 	unsigned long		unmapped_other;
@@ -241,16 +242,24 @@ static void fg_try_limits(struct fg_user *u)
 		atomic_inc(&u->limits_bad);
 }
 
-static void fg_frame_at_entry(struct fg_user *u)
+/*
+ * The frame's retp is the key unwinders look a hooked return up by, and
+ * the return address is in the call's return slot: both the stack slot
+ * at the entry's stack pointer on x86, so there *retp is the address;
+ * on arm64 the key is the frame pointer at the entry and the slot the
+ * saved x30 (fregs->lr).
+ */
+static void fg_frame_at_entry(struct fg_user *u, struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame = ftrace_graph_get_ret_stack(current, 0);
 
-	if (!frame)
+	if (!frame || !fregs)
 		return;
 	u->frame_func = frame->func;
 	u->frame_ret = frame->ret;
+	u->frame_key_ok = frame->retp == ftrace_regs_return_key(fregs);
 	/* Not hooked yet: the slot still holds the real address. */
-	u->frame_slot = frame->retp ? *frame->retp : 0;
+	u->frame_slot = *ftrace_regs_return_slot(fregs);
 }
 
 static void fg_frame_at_return(struct fg_user *u)
@@ -302,7 +311,7 @@ static int notrace fg_entry(struct ftrace_graph_ent *trace,
 	if ((u->does & FG_DO_STORE) && !fg_store(u))
 		return 0;
 	if ((u->does & FG_DO_FRAME) && i == FG_A)
-		fg_frame_at_entry(u);
+		fg_frame_at_entry(u, fregs);
 	if ((u->does & FG_DO_WALK) && i == FG_B)
 		u->walk_nr = stack_trace_save(u->walk, FG_WALK_DEPTH, 0);
 	return u->accept;
@@ -713,6 +722,7 @@ static void frame_and_ret_addr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u->frame_func, fg_site[FG_A]);
 	KUNIT_EXPECT_TRUE_MSG(test, fg_addr_in(u->frame_ret, fg_call_a),
 			      "saved return address %pS", (void *)u->frame_ret);
+	KUNIT_EXPECT_TRUE(test, u->frame_key_ok);
 	KUNIT_EXPECT_EQ(test, u->frame_slot, u->frame_ret);
 	KUNIT_EXPECT_EQ(test, u->frame_func_at_return, fg_site[FG_A]);
 	KUNIT_EXPECT_EQ(test, u->mapped, u->frame_ret);
@@ -1000,15 +1010,14 @@ static void notrace fg_direct_entry(unsigned long ip, unsigned long parent_ip,
 				    struct ftrace_regs *fregs)
 {
 	struct fg_direct *d = &fg_direct;
-	unsigned long *retp, *data;
+	unsigned long *data;
 	int i;
 
 	if (current != d->task)
 		return;
-	retp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 	preempt_disable_notrace();
 	d->depth_before = current->curr_ret_depth;
-	data = fgraph_direct_push(&d->gops, ip, retp, FGD_WORDS);
+	data = fgraph_direct_push(&d->gops, ip, fregs, FGD_WORDS);
 	if (!data) {
 		atomic_inc(&d->push_failed);
 		goto out;
@@ -1017,7 +1026,7 @@ static void notrace fg_direct_entry(unsigned long ip, unsigned long parent_ip,
 	d->depth_after = current->curr_ret_depth;
 	for (i = 0; i < FGD_WORDS; i++)
 		data[i] = FGD_MAGIC + i;
-	fgraph_direct_done(retp, d->hook);
+	fgraph_direct_done(fregs, d->hook);
 out:
 	preempt_enable_notrace();
 }
@@ -1110,9 +1119,9 @@ static void direct_frame_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->depth_after, d->depth_before);
 	KUNIT_EXPECT_EQ(test, d->depth_at_return, d->depth_before);
 
-	/* Gone: no frame is pushed for it any more. */
+	/* Gone: no frame is pushed for it any more (nor the frame read). */
 	KUNIT_EXPECT_NULL(test, fgraph_direct_push(&d->gops, fg_site[FG_A],
-						   &r, 1));
+						   NULL, 1));
 }
 
 /* A dropped frame leaves the stack as it was and calls nobody back. */

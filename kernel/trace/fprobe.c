@@ -388,8 +388,7 @@ NOKPROBE_SYMBOL(fprobe_ftrace_entry);
 static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 						  unsigned long ip,
 						  unsigned long parent_ip,
-						  struct ftrace_regs *fregs,
-						  unsigned long *retp)
+						  struct ftrace_regs *fregs)
 {
 	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
 	struct fprobe *fp = node->fp;
@@ -402,7 +401,7 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 		fp->nmissed++;
 		return;
 	}
-	data = fgraph_direct_push(&fprobe_graph_ops, ip, retp, 1 + words);
+	data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, 1 + words);
 	if (unlikely(!data)) {
 		/* No room for this call's record: no exit handler. */
 		fp->nmissed++;
@@ -413,11 +412,11 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 	if (fp->entry_handler &&
 	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs,
 			      words ? data + 1 : NULL)) {
-		fgraph_direct_done(retp, false);
+		fgraph_direct_done(fregs, false);
 		return;
 	}
 	data[0] = node->hdr | FPROBE_HDR_CALL;
-	fgraph_direct_hook(retp);
+	fgraph_direct_hook(fregs);
 }
 
 /*
@@ -428,8 +427,7 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 					    unsigned int link,
 					    unsigned long ip,
 					    unsigned long parent_ip,
-					    struct ftrace_regs *fregs,
-					    unsigned long *retp)
+					    struct ftrace_regs *fregs)
 {
 	unsigned int flags, words, room = 0, used = 0;
 	unsigned long *data = NULL;
@@ -440,7 +438,7 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 	words = READ_ONCE(first->site_words);
 	if (words) {
 		room = min_t(unsigned int, words, FPROBE_CALL_WORDS);
-		data = fgraph_direct_push(&fprobe_graph_ops, ip, retp, room);
+		data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, room);
 		if (!data)
 			room = 0;
 	}
@@ -480,7 +478,7 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 	if (data) {
 		if (used < room)
 			data[used] = 0;
-		fgraph_direct_done(retp, want_exit);
+		fgraph_direct_done(fregs, want_exit);
 	}
 }
 
@@ -496,7 +494,6 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 {
 	struct fprobe_node *first;
 	unsigned int link, bit;
-	unsigned long *retp;
 
 	bit = fprobe_hit_begin(ip, FPROBE_KIND_GRAPH);
 	if (!bit)
@@ -505,14 +502,12 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 	first = fprobe_first(ip, &link);
 	if (unlikely(!first))
 		goto out;
-	/* The return-address slot: the stack pointer at the function's entry. */
-	retp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 	if (likely(first->kind == FPROBE_KIND_GRAPH &&
 		   READ_ONCE(first->site_words) ==
 		   1 + (first->hdr & FPROBE_HDR_WORDS)))
-		fprobe_exit_entry_one(first, ip, parent_ip, fregs, retp);
+		fprobe_exit_entry_one(first, ip, parent_ip, fregs);
 	else
-		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs, retp);
+		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs);
 out:
 	fprobe_hit_end(bit);
 }

@@ -246,11 +246,6 @@ void ftrace_ops_init(struct ftrace_ops *ops)
  */
 struct ftrace_site_set ftrace_no_site_set = { .ops = { NULL } };
 
-/* Member flags that need a closer look before its function is called. */
-#define FTRACE_OPS_CALL_CHECKS	\
-	(FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_SAVE_REGS | \
-	 FTRACE_OPS_FL_RECURSION)
-
 static void notrace ftrace_ops_assist_func(unsigned long ip,
 					   unsigned long parent_ip,
 					   struct ftrace_ops *op,
@@ -327,6 +322,29 @@ void notrace arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip
 }
 
 NOKPROBE_SYMBOL(arch_ftrace_ops_list_func);
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+/*
+ * What a call site's ops literal can hold (see ftrace_rec_call_ops()):
+ * besides a single ops, these two, which live forever.  ftrace_caller
+ * calls literal->func with the literal as op.
+ *
+ * ftrace_list_ops: a site wanted by several ops, or by one that needs the
+ * core's checks, runs the dispatcher, which finds its set in one lookup.
+ * ftrace_nop_ops: a site that calls nothing; a CPU that passed the call
+ * just before it became a NOP may still load the literal, and then calls
+ * the stub.
+ */
+const struct ftrace_ops ftrace_list_ops = {
+	.func	= arch_ftrace_ops_list_func,
+	.flags	= FTRACE_OPS_FL_STUB,
+};
+
+const struct ftrace_ops ftrace_nop_ops = {
+	.func	= ftrace_stub,
+	.flags	= FTRACE_OPS_FL_STUB,
+};
+#endif
 
 /*
  * Called instead of op->func, from the ops' trampoline or from the shared

@@ -72,8 +72,15 @@
 #include "ftrace_internal.h"
 #include "trace.h"
 
-/* Flags every direct ops carries: x86 passes the address back in pt_regs. */
+/*
+ * Flags every direct ops carries: x86 passes the address back in pt_regs;
+ * where there is no pt_regs frame (arm64) ftrace_regs carries it.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 #define DIRECT_OPS_FLAGS	(FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
+#else
+#define DIRECT_OPS_FLAGS	FTRACE_OPS_FL_DIRECT
+#endif
 
 /* Smallest table we allocate; the table is always at most half full. */
 #define DIRECT_MAP_MIN_SLOTS	16UL

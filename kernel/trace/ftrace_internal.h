@@ -167,6 +167,14 @@ struct ftrace_site_set {
 	struct ftrace_ops	*ops[];	/* nr members, then NULL */
 };
 
+/*
+ * Member flags that need a closer look before the member's function is
+ * called: such a member is only ever called through the dispatcher.
+ */
+#define FTRACE_OPS_CALL_CHECKS	\
+	(FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_SAVE_REGS | \
+	 FTRACE_OPS_FL_RECURSION)
+
 /* What ftrace_dispatch_find() returns for a site without a set. */
 extern struct ftrace_site_set ftrace_no_site_set;
 
@@ -429,14 +437,32 @@ typedef void (*fgraph_direct_ret_t)(unsigned long func, unsigned long *data,
 				    unsigned int words,
 				    struct ftrace_regs *fregs);
 int register_fgraph_direct(struct fgraph_ops *gops, fgraph_direct_ret_t ret);
-unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
-				  unsigned long *retp, unsigned int words);
-void fgraph_direct_done(unsigned long *retp, bool hook);
 
-/* fgraph_direct_done(@retp, true), inline: the common case of a hit. */
-static inline void fgraph_direct_hook(unsigned long *retp)
+/*
+ * Where the return address of the call whose entry @fregs describes is
+ * kept, and the key unwinders know a hook of it by (ftrace_graph_ret_addr()
+ * gets it as @retp).  Unless the architecture says otherwise: the slot at
+ * the stack pointer of the function's entry (x86), its own key.
+ */
+#ifndef ftrace_regs_return_slot
+static __always_inline unsigned long *
+ftrace_regs_return_slot(struct ftrace_regs *fregs)
 {
-	*retp = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+}
+#define ftrace_regs_return_key(fregs) ftrace_regs_return_slot(fregs)
+#endif
+
+unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
+				  struct ftrace_regs *fregs,
+				  unsigned int words);
+void fgraph_direct_done(struct ftrace_regs *fregs, bool hook);
+
+/* fgraph_direct_done(@fregs, true), inline: the common case of a hit. */
+static inline void fgraph_direct_hook(struct ftrace_regs *fregs)
+{
+	*ftrace_regs_return_slot(fregs) =
+		(unsigned long)dereference_kernel_function_descriptor(return_to_handler);
 }
 #else
 # define ftrace_graph_active 0

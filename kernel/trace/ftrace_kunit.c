@@ -72,7 +72,11 @@ static const struct fk_func fk_funcs[FK_NR] = {
 /* fentry call site of each function; filled in by fk_init(). */
 static unsigned long fk_site[FK_NR];
 
-/* With IBT the site follows a 4-byte endbr; allow a little more. */
+/*
+ * How far into a function its call site may be: x86 puts the fentry call
+ * first, or after a 4-byte endbr with IBT; arm64 puts the BL after the
+ * "mov x9, x30" (and a "bti c" with BTI).  Allow a little more.
+ */
 #define FK_SITE_MAX_OFFSET	16
 #define FK_ARG			0x5eedUL
 #define FK_WAIT_MS		5000
@@ -557,7 +561,11 @@ static void callback_gets_site_caller_and_ops(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, p->had_fregs);
 	KUNIT_EXPECT_FALSE_MSG(test, p->had_regs, "pt_regs without SAVE_REGS");
 	KUNIT_EXPECT_EQ(test, p->fregs_arg0, FK_ARG);
-	/* x86 saves the return address of the fentry call as the ip. */
+	/*
+	 * The ip is where the function goes on after its call site: the
+	 * return address of x86's 5-byte fentry call, the instruction after
+	 * arm64's BL; site + MCOUNT_INSN_SIZE either way.
+	 */
 	KUNIT_EXPECT_EQ(test, p->fregs_ip, fk_site[FK_A] + MCOUNT_INSN_SIZE);
 }
 
@@ -574,6 +582,7 @@ static void fk_regs_flags_desc(const unsigned long *flags, char *desc)
 
 KUNIT_ARRAY_PARAM(fk_regs_flags, fk_regs_flags, fk_regs_flags_desc);
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 static void save_regs_gives_pt_regs(struct kunit *test)
 {
 	const unsigned long *flags = test->param_value;
@@ -591,6 +600,40 @@ static void save_regs_gives_pt_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->regs_ip, fk_site[FK_A] + MCOUNT_INSN_SIZE);
 	KUNIT_EXPECT_EQ(test, p->regs_arg0, FK_ARG);
 }
+#else
+/*
+ * No call site saves a pt_regs here (arm64 has only the argument frame):
+ * an ops that insists on one is refused and never called; one that takes
+ * it only if supported loses the flag and runs on the argument frame,
+ * with the same ip and arguments as any other ops.
+ */
+static void save_regs_without_pt_regs_frame(struct kunit *test)
+{
+	const unsigned long *flags = test->param_value;
+	struct fk_probe *p = fk_probe_new(test, fk_record_cb, *flags);
+
+	fk_filter_ip(test, p, FK_A, 1);
+	if (*flags == FTRACE_OPS_FL_SAVE_REGS) {
+		KUNIT_EXPECT_EQ(test, fk_register(p), -EINVAL);
+		KUNIT_EXPECT_EQ(test, ftrace_kunit_target_a(FK_ARG),
+				FK_ARG + FTRACE_KUNIT_A_ADD);
+		KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_A]), 0);
+		KUNIT_EXPECT_FALSE(test, p->ops.flags & FTRACE_OPS_FL_ENABLED);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	KUNIT_EXPECT_FALSE(test, p->ops.flags & FTRACE_OPS_FL_SAVE_REGS);
+	ftrace_kunit_target_a(FK_ARG);
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+
+	KUNIT_ASSERT_EQ(test, atomic_read(&p->hits[FK_A]), 1);
+	KUNIT_EXPECT_EQ(test, p->ip, fk_site[FK_A]);
+	KUNIT_ASSERT_TRUE(test, p->had_fregs);
+	KUNIT_EXPECT_FALSE(test, p->had_regs);
+	KUNIT_EXPECT_EQ(test, p->fregs_ip, fk_site[FK_A] + MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, p->fregs_arg0, FK_ARG);
+}
+#endif
 
 /* ---- several ops ---------------------------------------------------- */
 
@@ -621,7 +664,10 @@ static void two_ops_on_one_function_both_called(struct kunit *test)
 /*
  * A callback that views the frame as a pt_regs sees the call's arguments
  * and ip there, and the callback after it on the same call gets the
- * argument-only frame back (no pt_regs from ftrace_get_regs()).
+ * argument-only frame back (no pt_regs from ftrace_get_regs()).  Where
+ * the architecture cannot complete an argument-only frame (no
+ * arch_ftrace_get_pt_regs(), arm64), the view is NULL and the frame is
+ * left as it was for the next callback.
  */
 static void pt_regs_view_is_given_back(struct kunit *test)
 {
@@ -629,8 +675,16 @@ static void pt_regs_view_is_given_back(struct kunit *test)
 	struct fk_probe *p2 = fk_probe_new(test, fk_record_cb, 0);
 
 	fk_two_on_a(test, p1, p2);
-	if (!p1->had_regs)
-		kunit_skip(test, "no pt_regs view of an argument-only frame here");
+#ifndef arch_ftrace_get_pt_regs
+	KUNIT_EXPECT_FALSE(test, p1->had_regs);
+	KUNIT_EXPECT_TRUE(test, p2->had_fregs);
+	KUNIT_EXPECT_FALSE(test, p2->had_regs);
+	KUNIT_EXPECT_EQ(test, p2->fregs_arg0, (unsigned long)fk_funcs[FK_A].calls - 1);
+	KUNIT_EXPECT_EQ(test, p2->fregs_ip, fk_site[FK_A] + MCOUNT_INSN_SIZE);
+	return;
+#endif
+	KUNIT_ASSERT_TRUE_MSG(test, p1->had_regs,
+			      "no pt_regs view of an argument-only frame");
 	KUNIT_EXPECT_EQ(test, p1->regs_arg0, p1->fregs_arg0);
 	KUNIT_EXPECT_EQ(test, p1->regs_ip, p1->fregs_ip);
 	KUNIT_EXPECT_EQ(test, p1->regs_arg0, (unsigned long)fk_funcs[FK_A].calls - 1);
@@ -837,8 +891,9 @@ static void filter_change_while_registered_applies(struct kunit *test)
 
 /*
  * An ip that is no call site fails, and leaves the filter as it was.  The
- * byte after the fentry call is inside the function but outside its site
- * (an ip inside the 5-byte call itself resolves to the site, as in 6.12).
+ * byte after the call instruction of the site is inside the function but
+ * outside its site (an ip inside x86's 5-byte call itself resolves to the
+ * site, as in 6.12).
  */
 static void filter_ip_rejects_non_site(struct kunit *test)
 {
@@ -921,8 +976,8 @@ static void filter_switch_never_widens(struct kunit *test)
 
 /*
  * IPMODIFY alone: with ftrace_regs that can move the call (WITH_ARGS, how
- * livepatch registers on x86-64), it redirects; elsewhere it needs
- * SAVE_REGS and is refused.
+ * livepatch registers on x86-64; fregs->pc on arm64), it redirects;
+ * elsewhere it needs SAVE_REGS and is refused.
  */
 static void ipmodify_without_save_regs(struct kunit *test)
 {
@@ -943,7 +998,17 @@ static void ipmodify_without_save_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits[FK_FROM]), 1);
 }
 
+/*
+ * The ip-modifiers of the cases below.  Where call sites can save a
+ * pt_regs (x86) they take it, as kprobes on ftrace do; arm64 refuses
+ * SAVE_REGS alone, so there they take it only if supported and move the
+ * call through the argument frame.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 #define FK_IPMODIFY	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_SAVE_REGS)
+#else
+#define FK_IPMODIFY	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+#endif
 
 static void ipmodify_redirects_call(struct kunit *test)
 {
@@ -1037,7 +1102,11 @@ static void ipmodify_clash_on_filter_change_busy(struct kunit *test)
 
 /* ---- an ip-modifier and a direct call on one function ------------------ */
 
-#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+unsigned long fk_tramp_hits;
+void fk_direct_tramp(void);
+
+#ifdef CONFIG_X86_64
 #include <asm/nospec-branch.h>
 
 /*
@@ -1046,8 +1115,6 @@ static void ipmodify_clash_on_filter_change_busy(struct kunit *test)
  * function's body (a site that calls it directly) or wherever an
  * ip-modifier sent the call (a site shared through ftrace_regs_caller).
  */
-unsigned long fk_tramp_hits;
-void fk_direct_tramp(void);
 asm("	.pushsection .text, \"ax\", @progbits\n"
 	"	.type fk_direct_tramp, @function\n"
 	"	.globl fk_direct_tramp\n"
@@ -1059,6 +1126,34 @@ asm("	.pushsection .text, \"ax\", @progbits\n"
 	"	.size fk_direct_tramp, .-fk_direct_tramp\n"
 	"	.popsection\n"
 );
+#elif defined(CONFIG_ARM64)
+/*
+ * The same on arm64.  A direct trampoline is entered with x9 = the traced
+ * function's return address and x30 = where the function goes on: its
+ * body after the BL (a site that calls it directly) or wherever an
+ * ip-modifier sent the call (a site shared through ftrace_caller).  It
+ * counts with an exclusive load/store loop in x10-x12 (scratch at a
+ * function's entry), puts the return address back in x30 and jumps to
+ * where the function goes on.  "hint 34" is "bti c".
+ */
+asm("	.pushsection .text, \"ax\", @progbits\n"
+	"	.type fk_direct_tramp, @function\n"
+	"	.globl fk_direct_tramp\n"
+	"fk_direct_tramp:\n"
+	"	hint	34\n"
+	"	adrp	x10, fk_tramp_hits\n"
+	"	add	x10, x10, :lo12:fk_tramp_hits\n"
+	"1:	ldxr	x11, [x10]\n"
+	"	add	x11, x11, #1\n"
+	"	stxr	w12, x11, [x10]\n"
+	"	cbnz	w12, 1b\n"
+	"	mov	x10, x30\n"
+	"	mov	x30, x9\n"
+	"	ret	x10\n"
+	"	.size fk_direct_tramp, .-fk_direct_tramp\n"
+	"	.popsection\n"
+);
+#endif
 
 /* A direct ops that counts the commands its ops_func gets. */
 struct fk_direct {
@@ -1437,7 +1532,11 @@ static void unregister_unknown_ops_fails(struct kunit *test)
 static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(ops_counts_only_filtered_function),
 	KUNIT_CASE(callback_gets_site_caller_and_ops),
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 	KUNIT_CASE_PARAM(save_regs_gives_pt_regs, fk_regs_flags_gen_params),
+#else
+	KUNIT_CASE_PARAM(save_regs_without_pt_regs_frame, fk_regs_flags_gen_params),
+#endif
 	KUNIT_CASE(two_ops_on_one_function_both_called),
 	KUNIT_CASE(pt_regs_view_is_given_back),
 	KUNIT_CASE(lookup_symbols_finds_traceable_functions),
@@ -1459,7 +1558,7 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(ipmodify_filter_cannot_empty),
 	KUNIT_CASE(ipmodify_second_ops_busy),
 	KUNIT_CASE(ipmodify_clash_on_filter_change_busy),
-#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 	KUNIT_CASE(direct_ipmodify_need_ops_func),
 	KUNIT_CASE(direct_then_ipmodify_shared),
 	KUNIT_CASE(ipmodify_then_direct_shared),

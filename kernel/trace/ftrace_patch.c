@@ -119,6 +119,43 @@ static unsigned long site_target(unsigned long ip,
 	return FTRACE_ADDR;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+/*
+ * The ops a site's literal should hold while the site calls @addr: the
+ * only member of its set when that member may be called straight, else
+ * the dispatcher's ftrace_list_ops; ftrace_nop_ops while it calls nothing.
+ * Only stable objects: an update rewrites a literal only when this choice
+ * changes.
+ */
+static const struct ftrace_ops *site_call_ops(const struct ftrace_site_set *set,
+					      unsigned long addr)
+{
+	if (!addr || !set)
+		return &ftrace_nop_ops;
+	if (set->nr == 1 && !(set->ops[0]->flags & FTRACE_OPS_CALL_CHECKS))
+		return set->ops[0];
+	return &ftrace_list_ops;
+}
+
+/*
+ * Does a site that calls (and keeps calling) @addr need its literal
+ * rewritten?  A site becoming a NOP gets ftrace_nop_ops with the NOP.
+ */
+static bool site_call_ops_stale(struct dyn_ftrace *rec,
+				const struct ftrace_site_set *set,
+				unsigned long addr)
+{
+	return addr && ftrace_arch_rec_call_ops(rec) != site_call_ops(set, addr);
+}
+#else
+static inline bool site_call_ops_stale(struct dyn_ftrace *rec,
+				       const struct ftrace_site_set *set,
+				       unsigned long addr)
+{
+	return false;
+}
+#endif
+
 /* Record flags describing @set (FTRACE_FL_DISABLED and the code flags stay). */
 static void site_rec_mark_wanted(struct dyn_ftrace *rec,
 				 const struct ftrace_site_set *set)
@@ -613,7 +650,8 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 			if (ftrace_site_disabled(rec))
 				continue;
 			addr = site_target(rec->ip, set, enable, &kind);
-			if (addr == g->cur_addr[i])
+			if (addr == g->cur_addr[i] &&
+			    !site_call_ops_stale(rec, set, addr))
 				site_rec_mark_code(rec, set, addr, kind);
 			else
 				b->scratch[nr_patch++].rec = rec;	/* <= index read */
@@ -707,9 +745,9 @@ struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter)
 
 /* ---- record state for the arch patcher ---------------------------------- */
 
-static int site_action(unsigned long cur, unsigned long target)
+static int site_action(unsigned long cur, unsigned long target, bool ops_stale)
 {
-	if (cur == target) {
+	if (cur == target && !ops_stale) {
 		ftrace_bug_type = FTRACE_BUG_UNKNOWN;
 		return FTRACE_UPDATE_IGNORE;
 	}
@@ -757,11 +795,14 @@ int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
 	enum site_kind kind;
 	unsigned int i;
 
+	unsigned long addr;
+
 	g = site_patchable(rec, &i);
 	if (!g)
 		return FTRACE_UPDATE_IGNORE;
-	return site_action(g->cur_addr[i],
-			   site_target(rec->ip, g->set[i], enable, &kind));
+	addr = site_target(rec->ip, g->set[i], enable, &kind);
+	return site_action(g->cur_addr[i], addr,
+			   site_call_ops_stale(rec, g->set[i], addr));
 }
 
 /**
@@ -788,7 +829,8 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 		return FTRACE_UPDATE_IGNORE;
 
 	addr = site_target(rec->ip, g->set[i], enable, &kind);
-	action = site_action(g->cur_addr[i], addr);
+	action = site_action(g->cur_addr[i], addr,
+			     site_call_ops_stale(rec, g->set[i], addr));
 	if (action != FTRACE_UPDATE_IGNORE) {
 		g->cur_addr[i] = addr;
 		site_rec_mark_code(rec, g->set[i], addr, kind);
@@ -828,6 +870,35 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 		return 0;
 	return site_target(rec->ip, g->set[i], true, &kind);
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+/**
+ * ftrace_rec_call_ops - the ops a call site's literal should hold
+ * @rec: the record of a site that is made to call, or kept calling, its
+ *	 target (ftrace_get_addr_new())
+ *
+ * For the architecture's ftrace_make_call() and ftrace_modify_call(),
+ * which write the literal before the call (a site becoming a NOP gets
+ * &ftrace_nop_ops).  ftrace_caller calls literal->func with the literal as
+ * op: a single ops that may be called straight, or &ftrace_list_ops, whose
+ * dispatcher finds the site's set in one lookup.
+ *
+ * Context: ftrace_lock held.
+ * Return: the ops; never NULL.
+ */
+const struct ftrace_ops *ftrace_rec_call_ops(struct dyn_ftrace *rec)
+{
+	struct ftrace_site_group *g;
+	enum site_kind kind;
+	unsigned int i;
+
+	g = ftrace_site_group_of(rec, &i);
+	if (!g)
+		return &ftrace_nop_ops;
+	return site_call_ops(g->set[i],
+			     site_target(rec->ip, g->set[i], true, &kind));
+}
+#endif
 
 /* ---- ftrace_call and the code update ------------------------------------ */
 

@@ -14,8 +14,10 @@
  *
  * Nothing is registered with tracefs.  The event fields made by
  * traceprobe_define_arg_fields() are released by the test itself, because
- * no event call owns them.  Expected values are x86_64's: register names,
- * pt_regs offsets, function-argument registers and the x64 default type.
+ * no event call owns them.  Expected values are those of a 64-bit
+ * architecture (the x64 default type); register names, their pt_regs
+ * offsets and the function-argument registers are the architecture's,
+ * through the TPK_R* macros below.
  */
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
@@ -50,6 +52,58 @@
 static const char * const tpk_cmd_head[] = { "p:" TPK_GROUP "/" TPK_EVENT, "/bin/true:0x10" };
 #define TPK_HEAD_WORDS	ARRAY_SIZE(tpk_cmd_head)
 
+/*
+ * The registers the tables name, as the architecture spells them in a
+ * fetch argument, and the pt_regs offset each one compiles to: seven
+ * general registers, the stack pointer and the instruction pointer.  Every
+ * name is three characters long with its '%', so the caret positions of
+ * the tables are the same on both architectures.
+ */
+#if defined(CONFIG_X86_64)
+#define TPK_R0		"%ax"
+#define TPK_R1		"%bx"
+#define TPK_R2		"%cx"
+#define TPK_R3		"%dx"
+#define TPK_R4		"%si"
+#define TPK_R5		"%di"
+#define TPK_R6		"%bp"
+#define TPK_SP		"%sp"
+#define TPK_PC		"%ip"
+#define TPK_R0_OFF	offsetof(struct pt_regs, ax)
+#define TPK_R1_OFF	offsetof(struct pt_regs, bx)
+#define TPK_R2_OFF	offsetof(struct pt_regs, cx)
+#define TPK_R3_OFF	offsetof(struct pt_regs, dx)
+#define TPK_R4_OFF	offsetof(struct pt_regs, si)
+#define TPK_R5_OFF	offsetof(struct pt_regs, di)
+#define TPK_R6_OFF	offsetof(struct pt_regs, bp)
+#define TPK_SP_OFF	offsetof(struct pt_regs, sp)
+#define TPK_PC_OFF	offsetof(struct pt_regs, ip)
+/* A kernel frame whose first three function arguments are @a, @b, @c. */
+#define TPK_ARG_REGS(a, b, c)	{ .di = (a), .si = (b), .dx = (c) }
+#elif defined(CONFIG_ARM64)
+#define TPK_R0		"%x0"
+#define TPK_R1		"%x1"
+#define TPK_R2		"%x2"
+#define TPK_R3		"%x3"
+#define TPK_R4		"%x4"
+#define TPK_R5		"%x5"
+#define TPK_R6		"%x6"
+#define TPK_SP		"%sp"
+#define TPK_PC		"%pc"
+#define TPK_R0_OFF	offsetof(struct pt_regs, regs[0])
+#define TPK_R1_OFF	offsetof(struct pt_regs, regs[1])
+#define TPK_R2_OFF	offsetof(struct pt_regs, regs[2])
+#define TPK_R3_OFF	offsetof(struct pt_regs, regs[3])
+#define TPK_R4_OFF	offsetof(struct pt_regs, regs[4])
+#define TPK_R5_OFF	offsetof(struct pt_regs, regs[5])
+#define TPK_R6_OFF	offsetof(struct pt_regs, regs[6])
+#define TPK_SP_OFF	offsetof(struct pt_regs, sp)
+#define TPK_PC_OFF	offsetof(struct pt_regs, pc)
+#define TPK_ARG_REGS(a, b, c)	{ .regs = { (a), (b), (c) } }
+#else
+#error "trace_probe_kunit: no register table for this architecture"
+#endif
+
 /* ---- expected fetch programs ---- */
 
 /*
@@ -68,7 +122,7 @@ struct tpk_insn {
 	const char *data;
 };
 
-#define OP_REG(r)		{ .op = FETCH_OP_REG, .val = offsetof(struct pt_regs, r) }
+#define OP_REG(off)		{ .op = FETCH_OP_REG, .val = (off) }
 #define OP_STACK(n)		{ .op = FETCH_OP_STACK, .val = (n) }
 #define OP_STACKP		{ .op = FETCH_OP_STACKP }
 #define OP_RETVAL		{ .op = FETCH_OP_RETVAL }
@@ -388,22 +442,22 @@ struct tpk_arg_case {
 #define DATA_LOC	"__data_loc char[]"
 
 static const struct tpk_arg_case tpk_arg_cases[] = {
-	{ "uprobe_arg_register_default_type_is_x64", UPROBE, "%ax",
-	  "arg1", "x64", "%ax", 0, false, { .type = "u64", .size = 8 },
-	  FMT_IP(X64_FMT, "REC->arg1"), PROG(OP_REG(ax), OP_ST_RAW(8)) },
-	{ "uprobe_arg_deref_u32_stores_from_memory", UPROBE, "+8(%di):u32",
-	  "arg1", "u32", "+8(%di):u32", 0, false, { .type = "u32", .size = 4 },
-	  FMT_IP("%u", "REC->arg1"), PROG(OP_REG(di), OP_ST_MEM(8, 4)) },
-	{ "uprobe_arg_negative_deref_offset_is_signed_s64", UPROBE, "-16(%bp):s64",
-	  "arg1", "s64", "-16(%bp):s64", 0, false,
+	{ "uprobe_arg_register_default_type_is_x64", UPROBE, TPK_R0,
+	  "arg1", "x64", TPK_R0, 0, false, { .type = "u64", .size = 8 },
+	  FMT_IP(X64_FMT, "REC->arg1"), PROG(OP_REG(TPK_R0_OFF), OP_ST_RAW(8)) },
+	{ "uprobe_arg_deref_u32_stores_from_memory", UPROBE, "+8(" TPK_R5 "):u32",
+	  "arg1", "u32", "+8(" TPK_R5 "):u32", 0, false, { .type = "u32", .size = 4 },
+	  FMT_IP("%u", "REC->arg1"), PROG(OP_REG(TPK_R5_OFF), OP_ST_MEM(8, 4)) },
+	{ "uprobe_arg_negative_deref_offset_is_signed_s64", UPROBE, "-16(" TPK_R6 "):s64",
+	  "arg1", "s64", "-16(" TPK_R6 "):s64", 0, false,
 	  { .type = "s64", .size = 8, .is_signed = true },
-	  FMT_IP(S64_FMT, "REC->arg1"), PROG(OP_REG(bp), OP_ST_MEM(-16, 8)) },
-	{ "uprobe_arg_double_deref_keeps_inner_deref", UPROBE, "+0(+24(%si)):x32",
-	  "arg1", "x32", "+0(+24(%si)):x32", 0, false, { .type = "u32", .size = 4 },
-	  FMT_IP("0x%x", "REC->arg1"), PROG(OP_REG(si), OP_DEREF(24), OP_ST_MEM(0, 4)) },
-	{ "uprobe_arg_user_deref_stores_user_memory", UPROBE, "+u4(%si):x16",
-	  "arg1", "x16", "+u4(%si):x16", 0, false, { .type = "u16", .size = 2 },
-	  FMT_IP("0x%x", "REC->arg1"), PROG(OP_REG(si), OP_ST_UMEM(4, 2)) },
+	  FMT_IP(S64_FMT, "REC->arg1"), PROG(OP_REG(TPK_R6_OFF), OP_ST_MEM(-16, 8)) },
+	{ "uprobe_arg_double_deref_keeps_inner_deref", UPROBE, "+0(+24(" TPK_R4 ")):x32",
+	  "arg1", "x32", "+0(+24(" TPK_R4 ")):x32", 0, false, { .type = "u32", .size = 4 },
+	  FMT_IP("0x%x", "REC->arg1"), PROG(OP_REG(TPK_R4_OFF), OP_DEREF(24), OP_ST_MEM(0, 4)) },
+	{ "uprobe_arg_user_deref_stores_user_memory", UPROBE, "+u4(" TPK_R4 "):x16",
+	  "arg1", "x16", "+u4(" TPK_R4 "):x16", 0, false, { .type = "u16", .size = 2 },
+	  FMT_IP("0x%x", "REC->arg1"), PROG(OP_REG(TPK_R4_OFF), OP_ST_UMEM(4, 2)) },
 	{ "uprobe_arg_stack_pointer", UPROBE, "$stack",
 	  "arg1", "x64", "$stack", 0, false, { .type = "u64", .size = 8 },
 	  FMT_IP(X64_FMT, "REC->arg1"), PROG(OP_STACKP, OP_ST_RAW(8)) },
@@ -440,43 +494,44 @@ static const struct tpk_arg_case tpk_arg_cases[] = {
 	  "arg1", "s8", "@+0x40:s8", 0, false,
 	  { .type = "s8", .size = 1, .is_signed = true },
 	  FMT_IP("%d", "REC->arg1"), PROG(OP_FOFFS(0x40), OP_ST_MEM(0, 1)) },
-	{ "uprobe_arg_string_keeps_deref_offset", UPROBE, "+8(%di):string",
-	  "arg1", "string", "+8(%di):string", 0, true,
+	{ "uprobe_arg_string_keeps_deref_offset", UPROBE, "+8(" TPK_R5 "):string",
+	  "arg1", "string", "+8(" TPK_R5 "):string", 0, true,
 	  { .type = DATA_LOC, .size = 4, .is_signed = true },
-	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(di), OP_ST_STRING(8)) },
-	{ "uprobe_arg_ustring_stores_user_string", UPROBE, "+0(%di):ustring",
-	  "arg1", "ustring", "+0(%di):ustring", 0, true,
+	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(TPK_R5_OFF), OP_ST_STRING(8)) },
+	{ "uprobe_arg_ustring_stores_user_string", UPROBE, "+0(" TPK_R5 "):ustring",
+	  "arg1", "ustring", "+0(" TPK_R5 "):ustring", 0, true,
 	  { .type = DATA_LOC, .size = 4, .is_signed = true },
-	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(di), OP_ST_USTRING(0)) },
-	{ "uprobe_arg_bitfield_in_register", UPROBE, "%ax:b4@2/32",
-	  "arg1", "u32", "%ax:b4@2/32", 0, false, { .type = "u32", .size = 4 },
+	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(TPK_R5_OFF), OP_ST_USTRING(0)) },
+	{ "uprobe_arg_bitfield_in_register", UPROBE, TPK_R0 ":b4@2/32",
+	  "arg1", "u32", TPK_R0 ":b4@2/32", 0, false, { .type = "u32", .size = 4 },
 	  FMT_IP("%u", "REC->arg1"),
-	  PROG(OP_REG(ax), OP_ST_RAW(4), OP_MOD_BF(4, 26, 28)) },
-	{ "uprobe_arg_bitfield_top_bit_of_byte", UPROBE, "+0(%sp):b1@7/8",
-	  "arg1", "u8", "+0(%sp):b1@7/8", 0, false, { .type = "u8", .size = 1 },
+	  PROG(OP_REG(TPK_R0_OFF), OP_ST_RAW(4), OP_MOD_BF(4, 26, 28)) },
+	{ "uprobe_arg_bitfield_top_bit_of_byte", UPROBE, "+0(" TPK_SP "):b1@7/8",
+	  "arg1", "u8", "+0(" TPK_SP "):b1@7/8", 0, false, { .type = "u8", .size = 1 },
 	  FMT_IP("%u", "REC->arg1"),
-	  PROG(OP_REG(sp), OP_ST_MEM(0, 1), OP_MOD_BF(1, 0, 7)) },
+	  PROG(OP_REG(TPK_SP_OFF), OP_ST_MEM(0, 1), OP_MOD_BF(1, 0, 7)) },
 	{ "uprobe_arg_array_of_u8_loops", UPROBE, "+0($stack):u8[4]",
 	  "arg1", "u8", "+0($stack):u8[4]", 4, false, { .type = "u8[4]", .size = 4 },
 	  PRINT_FMT(IP_FMT " arg1={%u,%u,%u,%u}",
 		    IP_VAL ", REC->arg1[0], REC->arg1[1], REC->arg1[2], REC->arg1[3]"),
 	  PROG(OP_STACKP, OP_ST_MEM(0, 1), OP_LP_ARRAY(4)) },
-	{ "uprobe_arg_array_of_strings_keeps_pointer_deref", UPROBE, "+0(%si):string[2]",
-	  "arg1", "string", "+0(%si):string[2]", 2, true,
+	{ "uprobe_arg_array_of_strings_keeps_pointer_deref", UPROBE, "+0(" TPK_R4 "):string[2]",
+	  "arg1", "string", "+0(" TPK_R4 "):string[2]", 2, true,
 	  { .type = DATA_LOC "[2]", .size = 8, .is_signed = true },
 	  PRINT_FMT(IP_FMT " arg1={" STR_FMT "," STR_FMT "}",
 		    IP_VAL ", __get_str(arg1[0]), __get_str(arg1[1])"),
-	  PROG(OP_REG(si), OP_DEREF(0), OP_ST_STRING(0), OP_LP_ARRAY(2)) },
-	{ "uprobe_arg_name_given_by_user", UPROBE, "len=%dx:u32",
-	  "len", "u32", "%dx:u32", 0, false, { .type = "u32", .size = 4 },
-	  PRINT_FMT(IP_FMT " len=%u", IP_VAL ", REC->len"), PROG(OP_REG(dx), OP_ST_RAW(4)) },
+	  PROG(OP_REG(TPK_R4_OFF), OP_DEREF(0), OP_ST_STRING(0), OP_LP_ARRAY(2)) },
+	{ "uprobe_arg_name_given_by_user", UPROBE, "len=" TPK_R3 ":u32",
+	  "len", "u32", TPK_R3 ":u32", 0, false, { .type = "u32", .size = 4 },
+	  PRINT_FMT(IP_FMT " len=%u", IP_VAL ", REC->len"),
+	  PROG(OP_REG(TPK_R3_OFF), OP_ST_RAW(4)) },
 	{ "uprobe_arg_name_of_32_chars_accepted", UPROBE,
-	  "n0123456789012345678901234567890=%ip",
-	  "n0123456789012345678901234567890", "x64", "%ip", 0, false,
+	  "n0123456789012345678901234567890=" TPK_PC,
+	  "n0123456789012345678901234567890", "x64", TPK_PC, 0, false,
 	  { .type = "u64", .size = 8 },
 	  PRINT_FMT(IP_FMT " n0123456789012345678901234567890=" X64_FMT,
 		    IP_VAL ", REC->n0123456789012345678901234567890"),
-	  PROG(OP_REG(ip), OP_ST_RAW(8)) },
+	  PROG(OP_REG(TPK_PC_OFF), OP_ST_RAW(8)) },
 	{ "uprobe_arg_fourteen_derefs_fill_the_program", UPROBE,
 	  "+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(\\1))))))))))))))",
 	  "arg1", "x64", "+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(\\1))))))))))))))",
@@ -507,17 +562,17 @@ static const struct tpk_arg_case tpk_arg_cases[] = {
 	  "arg1", "u32", "@schedule+8:u32", 0, false, { .type = "u32", .size = 4 },
 	  FMT_IP("%u", "REC->arg1"),
 	  PROG(OP_SYMBOL("schedule+8"), OP_IMM(0), OP_ST_MEM(0, 4)) },
-	{ "kprobe_arg_user_deref_string_is_ustring", KPROBE_FUNC, "+u0(%di):string",
-	  "arg1", "string", "+u0(%di):string", 0, true,
+	{ "kprobe_arg_user_deref_string_is_ustring", KPROBE_FUNC, "+u0(" TPK_R5 "):string",
+	  "arg1", "string", "+u0(" TPK_R5 "):string", 0, true,
 	  { .type = DATA_LOC, .size = 4, .is_signed = true },
-	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(di), OP_ST_USTRING(0)) },
-	{ "kprobe_arg_symstr_from_register", KPROBE_FUNC, "%ax:symstr",
-	  "arg1", "symstr", "%ax:symstr", 0, true,
+	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(TPK_R5_OFF), OP_ST_USTRING(0)) },
+	{ "kprobe_arg_symstr_from_register", KPROBE_FUNC, TPK_R0 ":symstr",
+	  "arg1", "symstr", TPK_R0 ":symstr", 0, true,
 	  { .type = DATA_LOC, .size = 4, .is_signed = true },
-	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(ax), OP_ST_SYMSTR(0)) },
-	{ "kprobe_arg_symbol_type_prints_symbol", KPROBE_OFFS, "%ax:symbol",
-	  "arg1", "symbol", "%ax:symbol", 0, false, { .type = "u64", .size = 8 },
-	  FMT_IP("%pS", "REC->arg1"), PROG(OP_REG(ax), OP_ST_RAW(8)) },
+	  FMT_IP(STR_FMT, "__get_str(arg1)"), PROG(OP_REG(TPK_R0_OFF), OP_ST_SYMSTR(0)) },
+	{ "kprobe_arg_symbol_type_prints_symbol", KPROBE_OFFS, TPK_R0 ":symbol",
+	  "arg1", "symbol", TPK_R0 ":symbol", 0, false, { .type = "u64", .size = 8 },
+	  FMT_IP("%pS", "REC->arg1"), PROG(OP_REG(TPK_R0_OFF), OP_ST_RAW(8)) },
 	{ "kprobe_arg_char_type_prints_character", KPROBE_OFFS, "\\65:char",
 	  "arg1", "char", "\\65:char", 0, false, { .type = "u8", .size = 1 },
 	  FMT_IP("'%c'", "REC->arg1"), PROG(OP_IMM(65), OP_ST_RAW(1)) },
@@ -575,13 +630,13 @@ static const struct tpk_def_case tpk_def_cases[] = {
 	  "", 0, PRINT_FMT(IP_FMT, IP_VAL), { } },
 	{ "uretprobe_def_without_args_prints_func_and_ret_ip", URETPROBE, 0, { },
 	  "", 0, PRINT_FMT(RET_FMT, RET_VAL), { } },
-	{ "uprobe_def_generated_names_follow_position", UPROBE, 2, { "%ax", "%dx" },
-	  "arg1=%ax arg2=%dx", 16,
+	{ "uprobe_def_generated_names_follow_position", UPROBE, 2, { TPK_R0, TPK_R3 },
+	  "arg1=" TPK_R0 " arg2=" TPK_R3, 16,
 	  PRINT_FMT(IP_FMT " arg1=" X64_FMT " arg2=" X64_FMT, IP_VAL ", REC->arg1, REC->arg2"),
 	  { { "arg1", "u64", 0, 8 }, { "arg2", "u64", 8, 8 } } },
 	{ "uprobe_def_args_packed_without_padding", UPROBE, 4,
-	  { "a=%ax:u8", "b=%bx:u64", "c=$comm", "d=$stack0:s16" },
-	  "a=%ax:u8 b=%bx:u64 c=$comm d=$stack0:s16", 15,
+	  { "a=" TPK_R0 ":u8", "b=" TPK_R1 ":u64", "c=$comm", "d=$stack0:s16" },
+	  "a=" TPK_R0 ":u8 b=" TPK_R1 ":u64 c=$comm d=$stack0:s16", 15,
 	  PRINT_FMT(IP_FMT " a=%u b=" U64_FMT " c=" STR_FMT " d=%d",
 		    IP_VAL ", REC->a, REC->b, __get_str(c), REC->d"),
 	  { { "a", "u8", 0, 1 }, { "b", "u64", 1, 8 },
@@ -592,14 +647,14 @@ static const struct tpk_def_case tpk_def_cases[] = {
 	  PRINT_FMT(RET_FMT " arg1=" X64_FMT " r=0x%x", RET_VAL ", REC->arg1, REC->r"),
 	  { { "arg1", "u64", 0, 8 }, { "r", "u32", 8, 4 } } },
 	{ "uprobe_def_arrays_print_each_element", UPROBE, 2,
-	  { "+0($stack):u8[3]", "s=+0(%si):string[2]" },
-	  "arg1=+0($stack):u8[3] s=+0(%si):string[2]", 11,
+	  { "+0($stack):u8[3]", "s=+0(" TPK_R4 "):string[2]" },
+	  "arg1=+0($stack):u8[3] s=+0(" TPK_R4 "):string[2]", 11,
 	  PRINT_FMT(IP_FMT " arg1={%u,%u,%u} s={" STR_FMT "," STR_FMT "}", IP_VAL
 		    ", REC->arg1[0], REC->arg1[1], REC->arg1[2], __get_str(s[0]), __get_str(s[1])"),
 	  { { "arg1", "u8[3]", 0, 3 }, { "s", DATA_LOC "[2]", 3, 8, true } } },
 	{ "kprobe_def_symbol_char_and_signed_arg", KPROBE_FUNC, 3,
-	  { "%ax:symbol", "c=\\65:char", "$arg1:s64" },
-	  "arg1=%ax:symbol c=\\65:char arg3=$arg1:s64", 17,
+	  { TPK_R0 ":symbol", "c=\\65:char", "$arg1:s64" },
+	  "arg1=" TPK_R0 ":symbol c=\\65:char arg3=$arg1:s64", 17,
 	  PRINT_FMT(IP_FMT " arg1=%pS c='%c' arg3=" S64_FMT,
 		    IP_VAL ", REC->arg1, REC->c, REC->arg3"),
 	  { { "arg1", "u64", 0, 8 }, { "c", "u8", 8, 1 },
@@ -683,7 +738,7 @@ static const struct tpk_bad_case tpk_bad_cases[] = {
 	  -EINVAL, TP_ERR_BAD_REG_NAME, 3 },
 	{ "unknown_register_two_derefs_deep", UPROBE, 1, { "+0(+8(%xyz))" },
 	  -EINVAL, TP_ERR_BAD_REG_NAME, 6 },
-	{ "register_rejected_on_fprobe", FPROBE, 1, { "%ax" },
+	{ "register_rejected_on_fprobe", FPROBE, 1, { TPK_R0 },
 	  -EINVAL, TP_ERR_BAD_VAR, 0, TP_ERR_BAD_FETCH_ARG },
 	{ "unknown_dollar_variable_rejected", UPROBE, 1, { "v=$none_var" },
 	  -EINVAL, TP_ERR_BAD_VAR, 2 },
@@ -725,7 +780,7 @@ static const struct tpk_bad_case tpk_bad_cases[] = {
 	  -EINVAL, TP_ERR_NEED_STRING_TYPE, 6 },
 	{ "unknown_type_rejected", UPROBE, 1, { "@11:unknown_type" },
 	  -EINVAL, TP_ERR_BAD_TYPE, 4 },
-	{ "symbol_type_rejected_on_uprobe", UPROBE, 1, { "%ax:symbol" },
+	{ "symbol_type_rejected_on_uprobe", UPROBE, 1, { TPK_R0 ":symbol" },
 	  -EINVAL, TP_ERR_BAD_TYPE, 4 },
 	{ "symstr_type_rejected_on_uprobe", UPROBE, 1, { "$stack0:symstr" },
 	  -EINVAL, TP_ERR_BAD_TYPE, 8 },
@@ -733,15 +788,15 @@ static const struct tpk_bad_case tpk_bad_cases[] = {
 	  -EINVAL, TP_ERR_BAD_STRING, 8 },
 	{ "symstr_from_immediate_rejected", KPROBE_FUNC, 1, { "\\1:symstr" },
 	  -EINVAL, TP_ERR_BAD_SYMSTRING, 3 },
-	{ "bitfield_without_container_is_bad_type", UPROBE, 1, { "%ax:b4@2" },
+	{ "bitfield_without_container_is_bad_type", UPROBE, 1, { TPK_R0 ":b4@2" },
 	  -EINVAL, TP_ERR_BAD_TYPE, 4 },
-	{ "bitfield_with_odd_container_is_bad_type", UPROBE, 1, { "%ax:b4@2/12" },
+	{ "bitfield_with_odd_container_is_bad_type", UPROBE, 1, { TPK_R0 ":b4@2/12" },
 	  -EINVAL, TP_ERR_BAD_TYPE, 4 },
 	{ "bitfield_with_bad_offset_rejected", UPROBE, 1, { "@11:b10@a/16" },
 	  -EINVAL, TP_ERR_BAD_BITFIELD, 4 },
-	{ "bitfield_of_zero_width_rejected", UPROBE, 1, { "%ax:b0@2/32" },
+	{ "bitfield_of_zero_width_rejected", UPROBE, 1, { TPK_R0 ":b0@2/32" },
 	  -EINVAL, TP_ERR_BAD_BITFIELD, 4 },
-	{ "bitfield_past_container_rejected", UPROBE, 1, { "%ax:b30@4/32" },
+	{ "bitfield_past_container_rejected", UPROBE, 1, { TPK_R0 ":b30@4/32" },
 	  -EINVAL, TP_ERR_BAD_BITFIELD, 4 },
 	{ "unclosed_array_caret_at_end", UPROBE, 1, { "+0(@11):u8[10" },
 	  -EINVAL, TP_ERR_ARRAY_NO_CLOSE, 13 },
@@ -753,7 +808,7 @@ static const struct tpk_bad_case tpk_bad_cases[] = {
 	  -EINVAL, TP_ERR_BAD_ARRAY_NUM, 11 },
 	{ "array_size_over_64_rejected", UPROBE, 1, { "+0(@11):u8[65]" },
 	  -EINVAL, TP_ERR_ARRAY_TOO_BIG, 11 },
-	{ "array_of_register_rejected", UPROBE, 1, { "%ax:u8[2]" },
+	{ "array_of_register_rejected", UPROBE, 1, { TPK_R0 ":u8[2]" },
 	  -EINVAL, TP_ERR_BAD_STRING, 4 },
 	{ "arg_name_of_33_chars_rejected", UPROBE, 1,
 	  { "arg123456789012345678901234567890=@11" },
@@ -762,15 +817,15 @@ static const struct tpk_bad_case tpk_bad_cases[] = {
 	  -EINVAL, TP_ERR_NO_ARG_NAME, 0 },
 	{ "arg_name_must_be_identifier", UPROBE, 1, { "var.1=@11" },
 	  -EINVAL, TP_ERR_BAD_ARG_NAME, 0 },
-	{ "arg_name_starting_with_digit_rejected", UPROBE, 1, { "1x=%ax" },
+	{ "arg_name_starting_with_digit_rejected", UPROBE, 1, { "1x=" TPK_R0 },
 	  -EINVAL, TP_ERR_BAD_ARG_NAME, 0 },
 	{ "arg_name_used_twice_rejected_on_second", UPROBE, 2,
 	  { "var1=@11", "var1=@12" }, -EINVAL, TP_ERR_USED_ARG_NAME, 0 },
-	{ "generated_name_clash_rejected", UPROBE, 2, { "arg2=%ax", "%bx" },
+	{ "generated_name_clash_rejected", UPROBE, 2, { "arg2=" TPK_R0, TPK_R1 },
 	  -EINVAL, TP_ERR_USED_ARG_NAME, 0 },
-	{ "reserved_probe_ip_name_rejected", UPROBE, 1, { "__probe_ip=%ax" },
+	{ "reserved_probe_ip_name_rejected", UPROBE, 1, { "__probe_ip=" TPK_R0 },
 	  -EINVAL, TP_ERR_USED_ARG_NAME, 0 },
-	{ "reserved_common_field_name_rejected", KPROBE_FUNC, 1, { "common_pid=%ax" },
+	{ "reserved_common_field_name_rejected", KPROBE_FUNC, 1, { "common_pid=" TPK_R0 },
 	  -EINVAL, TP_ERR_USED_ARG_NAME, 0 },
 	{ "arg_expression_over_63_chars_rejected", UPROBE, 1,
 	  { "x=+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))" },
@@ -1205,17 +1260,18 @@ struct tpk_cmp_case {
 
 static const struct tpk_cmp_case tpk_cmp_cases[] = {
 	{ "compare_same_args_is_zero", 2, 2,
-	  { "x=%ax:u32", "y=$comm" }, { "x=%bx:u32", "y=$comm" }, 0 },
+	  { "x=" TPK_R0 ":u32", "y=$comm" }, { "x=" TPK_R1 ":u32", "y=$comm" }, 0 },
 	{ "compare_type_difference_at_second", 2, 2,
-	  { "x=%ax:u32", "y=%bx:u32" }, { "x=%ax:u32", "y=%bx:s32" }, 2 },
+	  { "x=" TPK_R0 ":u32", "y=" TPK_R1 ":u32" },
+	  { "x=" TPK_R0 ":u32", "y=" TPK_R1 ":s32" }, 2 },
 	{ "compare_name_difference_at_first", 1, 1,
-	  { "x=%ax" }, { "z=%ax" }, 1 },
+	  { "x=" TPK_R0 }, { "z=" TPK_R0 }, 1 },
 	{ "compare_array_length_difference", 1, 1,
-	  { "+0(%ax):u8[2]" }, { "+0(%ax):u8[3]" }, 1 },
+	  { "+0(" TPK_R0 "):u8[2]" }, { "+0(" TPK_R0 "):u8[3]" }, 1 },
 	{ "compare_fewer_args_after_last_common", 2, 1,
-	  { "x=%ax", "y=%bx" }, { "x=%ax" }, 2 },
+	  { "x=" TPK_R0, "y=" TPK_R1 }, { "x=" TPK_R0 }, 2 },
 	{ "compare_more_args_after_last_common", 1, 3,
-	  { "x=%ax" }, { "x=%ax", "y=%bx", "z=%cx" }, 2 },
+	  { "x=" TPK_R0 }, { "x=" TPK_R0, "y=" TPK_R1, "z=" TPK_R2 }, 2 },
 };
 
 static void tpk_cmp_desc(const struct tpk_cmp_case *c, char *desc)
@@ -1247,18 +1303,19 @@ struct tpk_match_case {
 	bool want;
 };
 
-static const char * const tpk_match_args[] = { "x=%ax:u32", "+0(%sp):string" };
+static const char * const tpk_match_args[] = { "x=" TPK_R0 ":u32", "+0(" TPK_SP "):string" };
 
 static const struct tpk_match_case tpk_match_cases[] = {
-	{ "match_all_canonical_args", 2, { "x=%ax:u32", "arg2=+0(%sp):string" }, true },
-	{ "match_leading_args_only", 1, { "x=%ax:u32" }, true },
+	{ "match_all_canonical_args", 2,
+	  { "x=" TPK_R0 ":u32", "arg2=+0(" TPK_SP "):string" }, true },
+	{ "match_leading_args_only", 1, { "x=" TPK_R0 ":u32" }, true },
 	{ "match_no_args", 0, { }, true },
-	{ "match_fails_on_other_type", 1, { "x=%ax" }, false },
-	{ "match_fails_on_other_name", 1, { "y=%ax:u32" }, false },
-	{ "match_fails_without_generated_name", 2, { "x=%ax:u32", "+0(%sp):string" },
+	{ "match_fails_on_other_type", 1, { "x=" TPK_R0 }, false },
+	{ "match_fails_on_other_name", 1, { "y=" TPK_R0 ":u32" }, false },
+	{ "match_fails_without_generated_name", 2, { "x=" TPK_R0 ":u32", "+0(" TPK_SP "):string" },
 	  false },
 	{ "match_fails_with_extra_arg", 3,
-	  { "x=%ax:u32", "arg2=+0(%sp):string", "z=%bx" }, false },
+	  { "x=" TPK_R0 ":u32", "arg2=+0(" TPK_SP "):string", "z=" TPK_R1 }, false },
 };
 
 static void tpk_match_desc(const struct tpk_match_case *c, char *desc)
@@ -1321,7 +1378,7 @@ static void kretprobe_entry_args_share_entry_data(struct kunit *test)
 {
 	static const char * const args[] = { "$arg1", "$arg3", "again=$arg1" };
 	unsigned long edata[4] = { };
-	struct pt_regs regs = { .di = 0x11, .si = 0x22, .dx = 0x33 };
+	struct pt_regs regs = TPK_ARG_REGS(0x11, 0x22, 0x33);
 	struct tpk_run run;
 
 	tpk_parse(test, KRETPROBE, args, ARRAY_SIZE(args), &run);

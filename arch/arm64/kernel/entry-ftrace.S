@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 entry code of the function hooks (see ftrace.c for the call site).
+ *
+ * A patched call site runs "mov x9, x30; bl ftrace_caller".  So on entry
+ * to ftrace_caller:
+ *	x0-x8	the traced function's arguments (x8: indirect result)
+ *	x9	the traced function's return address (its caller's LR)
+ *	x30	the instruction after the BL, where the function goes on
+ *	sp, x29	as at the function's entry
+ * ftrace_caller saves what struct ftrace_regs holds, runs the callbacks,
+ * reloads the registers from the frame (a callback may change the
+ * arguments, fregs->pc to send the call elsewhere, or fregs->lr to hook
+ * the return) and goes on at fregs->pc with x30 = fregs->lr.
+ *
+ * Direct trampolines are entered with x9 = the return address and x30 =
+ * where the traced function goes on, the same registers a site's BL hands
+ * them when it calls one straight.
+ *
+ * Only DYNAMIC_FTRACE_WITH_ARGS is supported (arm64's Kconfig makes the
+ * function tracer depend on it).
+ */
+
+#include <linux/cfi_types.h>
+#include <linux/linkage.h>
+#include <asm/asm-offsets.h>
+#include <asm/assembler.h>
+#include <asm/ftrace.h>
+#include <asm/insn.h>
+
+/*
+ * ftrace_caller's frame, below the traced function's sp: struct
+ * ftrace_regs, then two frame records so that unwinders see the traced
+ * function (its return address) and ftrace_caller (the BL it came from).
+ */
+#define FC_FUNC_RECORD	(FREGS_SIZE + 16)
+#define FC_SELF_RECORD	FREGS_SIZE
+#define FC_FRAME	(FREGS_SIZE + 32)
+
+SYM_CODE_START(ftrace_caller)
+	bti	c
+
+	sub	sp, sp, #FC_FRAME
+	stp	x0, x1, [sp, #FREGS_X0]
+	stp	x2, x3, [sp, #FREGS_X2]
+	stp	x4, x5, [sp, #FREGS_X4]
+	stp	x6, x7, [sp, #FREGS_X6]
+	str	x8, [sp, #FREGS_X8]
+	/* fp and lr are neighbours in ftrace_regs, and so are sp and pc */
+	stp	x29, x9, [sp, #FREGS_FP]
+	add	x10, sp, #FC_FRAME
+	stp	x10, x30, [sp, #FREGS_SP]
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	str	xzr, [sp, #FREGS_DIRECT_TRAMP]
+#endif
+
+	stp	x29, x9, [sp, #FC_FUNC_RECORD]
+	add	x29, sp, #FC_FUNC_RECORD
+	stp	x29, x30, [sp, #FC_SELF_RECORD]
+	add	x29, sp, #FC_SELF_RECORD
+
+	/* func(ip, parent_ip, op, fregs) */
+	sub	x0, x30, #AARCH64_INSN_SIZE
+	mov	x1, x9
+	mov	x3, sp
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	/*
+	 * The site's literal: 16 or 20 bytes before x30 (with or without a
+	 * "bti c" in between), 8-aligned, so 16 below x30 rounded down to 8.
+	 */
+	and	x2, x30, #~7
+	ldur	x2, [x2, #-16]
+	ldr	x4, [x2, #FTRACE_OPS_FUNC]
+	blr	x4
+#else
+	/* No literal: the dispatcher finds the site's set by its address. */
+	adr_l	x2, ftrace_list_end
+	bl	arch_ftrace_ops_list_func
+#endif
+
+	/* x19-x28 survived the call; the rest comes from the frame. */
+	ldp	x0, x1, [sp, #FREGS_X0]
+	ldp	x2, x3, [sp, #FREGS_X2]
+	ldp	x4, x5, [sp, #FREGS_X4]
+	ldp	x6, x7, [sp, #FREGS_X6]
+	ldr	x8, [sp, #FREGS_X8]
+	ldp	x29, x30, [sp, #FREGS_FP]
+	ldr	x9, [sp, #FREGS_PC]
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	ldr	x17, [sp, #FREGS_DIRECT_TRAMP]
+	add	sp, sp, #FC_FRAME
+	cbnz	x17, .Lfc_direct
+	ret	x9
+
+.Lfc_direct:
+	/* A direct ops asked for its trampoline: swap x9 and x30 for it. */
+	mov	x16, x30
+	mov	x30, x9
+	mov	x9, x16
+	br	x17
+#else
+	add	sp, sp, #FC_FRAME
+	ret	x9
+#endif
+SYM_CODE_END(ftrace_caller)
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/* A direct trampoline that does nothing: continue with x30 = x9. */
+SYM_CODE_START(ftrace_stub_direct_tramp)
+	bti	c
+	mov	x16, x30
+	mov	x30, x9
+	ret	x16
+SYM_CODE_END(ftrace_stub_direct_tramp)
+#endif
+
+SYM_TYPED_FUNC_START(ftrace_stub)
+	ret
+SYM_FUNC_END(ftrace_stub)
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+SYM_TYPED_FUNC_START(ftrace_stub_graph)
+	ret
+SYM_FUNC_END(ftrace_stub_graph)
+
+/*
+ * A hooked function returns here: its return value is in x0-x7 and x29 is
+ * its caller's frame again, which is what ftrace_graph_func() recorded.
+ * ftrace_return_to_handler() runs the return callbacks on a ftrace_regs
+ * frame and gives back the real return address.
+ */
+SYM_CODE_START(return_to_handler)
+	sub	sp, sp, #FREGS_SIZE
+	stp	x0, x1, [sp, #FREGS_X0]
+	stp	x2, x3, [sp, #FREGS_X2]
+	stp	x4, x5, [sp, #FREGS_X4]
+	stp	x6, x7, [sp, #FREGS_X6]
+	str	x8, [sp, #FREGS_X8]
+	stp	x29, xzr, [sp, #FREGS_FP]
+	add	x9, sp, #FREGS_SIZE
+	stp	x9, xzr, [sp, #FREGS_SP]
+
+	mov	x0, sp
+	bl	ftrace_return_to_handler
+	mov	x30, x0
+
+	ldp	x0, x1, [sp, #FREGS_X0]
+	ldp	x2, x3, [sp, #FREGS_X2]
+	ldp	x4, x5, [sp, #FREGS_X4]
+	ldp	x6, x7, [sp, #FREGS_X6]
+	ldr	x8, [sp, #FREGS_X8]
+	add	sp, sp, #FREGS_SIZE
+	ret
+SYM_CODE_END(return_to_handler)
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */

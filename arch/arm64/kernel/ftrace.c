@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm64 side of the function hooks: what a call site holds, its ops
+ * literal, the batched patcher and the function-graph hook.  The entry code
+ * (ftrace_caller, return_to_handler) is in entry-ftrace.S.
+ *
+ * A call site, as -fpatchable-function-entry=4,2 (CALL_OPS) lays it out:
+ *
+ *	func - 8:  literal	8 bytes, 8-aligned: the ops ftrace_caller calls
+ *	func:	   [bti c]	only where the compiler put a landing pad
+ *	           mov x9, x30	a NOP until ftrace_init_nop()
+ *	rec->ip:   bl <target>	or the NOP
+ *
+ * Without CALL_OPS (-fpatchable-function-entry=2) there is no literal and
+ * ftrace_caller always runs the dispatcher, which finds the site's set in
+ * one lookup.
+ *
+ * What may hold what:
+ *  - The mov is written once, when the site is first seen (boot, or module
+ *    load before the module runs), and never again.
+ *  - The BL slot only ever switches between the NOP and a BL, and the
+ *    literal is one aligned 64-bit word: both changes are safe while other
+ *    CPUs run the code (the architecture permits NOP <-> BL), so nothing is
+ *    stopped.
+ *  - The literal is written before the BL that makes it reachable, with the
+ *    cache maintenance (and its DSB) in between; a site whose BL becomes a
+ *    NOP gets &ftrace_nop_ops, so a CPU that passed the BL just before calls
+ *    the stub.  Which ops a literal holds is the core's choice
+ *    (ftrace_rec_call_ops()): always an object that outlives every CPU
+ *    still running on it.
+ *  - A BL reaches +-128 MiB.  A module site too far from its target calls
+ *    the module's ftrace PLT (which jumps to ftrace_caller); a direct
+ *    trampoline out of reach is entered through ftrace_caller instead, whose
+ *    literal then names the direct ops.
+ *
+ * Every write checks first that the slot holds what the record says it
+ * holds; on a mismatch nothing more is written and ftrace_bug() reports it.
+ * All writes of one update go through the fixmap one page at a time
+ * (aarch64_insn_poke_custom()), literals of a batch first, then its
+ * instructions; one IPI round at the end makes every CPU resynchronise.
+ */
+
+#define pr_fmt(fmt) "ftrace: " fmt
+
+#include <linux/ftrace.h>
+#include <linux/memory.h>
+#include <linux/module.h>
+#include <linux/stddef.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/trace_recursion.h>
+#include <linux/uaccess.h>
+
+#include <asm/cacheflush.h>
+#include <asm/ftrace.h>
+#include <asm/insn.h>
+#include <asm/module.h>
+#include <asm/patching.h>
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+/* ---- register names of ftrace_regs, for the probe library --------------- */
+
+static const struct {
+	const char	*name;
+	unsigned short	offset;
+} fregs_names[] = {
+#define FREGS_X(n) { "x" #n, offsetof(struct __arch_ftrace_regs, regs[n]) }
+	FREGS_X(0), FREGS_X(1), FREGS_X(2), FREGS_X(3), FREGS_X(4),
+	FREGS_X(5), FREGS_X(6), FREGS_X(7), FREGS_X(8),
+#undef FREGS_X
+	{ "fp", offsetof(struct __arch_ftrace_regs, fp) },
+	{ "lr", offsetof(struct __arch_ftrace_regs, lr) },
+	{ "sp", offsetof(struct __arch_ftrace_regs, sp) },
+	{ "pc", offsetof(struct __arch_ftrace_regs, pc) },
+};
+
+/**
+ * ftrace_regs_query_register_offset - where ftrace_regs keeps a register
+ * @name: register name without the '%': x0-x8, fp, lr, sp or pc
+ *
+ * ftrace_caller saves only the argument registers and the frame of the
+ * call; the others are not in ftrace_regs.
+ *
+ * Return: the byte offset in struct ftrace_regs, or -EINVAL.
+ */
+int ftrace_regs_query_register_offset(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fregs_names); i++)
+		if (!strcmp(name, fregs_names[i].name))
+			return fregs_names[i].offset;
+	return -EINVAL;
+}
+#endif
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+/* ---- where the parts of a site are ---------------------------------------- */
+
+/**
+ * ftrace_call_adjust - the call site of a __patchable_function_entries entry
+ * @addr: the entry: the first NOP the compiler emitted for the function
+ *
+ * With CALL_OPS the entry is the literal, 8 bytes before the function; a
+ * "bti c" may open the function.  Either way the BL slot follows the mov.
+ *
+ * Return: the address of the BL slot (rec->ip).
+ */
+unsigned long ftrace_call_adjust(unsigned long addr)
+{
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS)) {
+		addr += 2 * AARCH64_INSN_SIZE;
+		if (aarch64_insn_is_bti(le32_to_cpu(*(__le32 *)addr)))
+			addr += AARCH64_INSN_SIZE;
+	}
+	return addr + AARCH64_INSN_SIZE;
+}
+
+/* The mov slot, right before the BL slot. */
+static unsigned long site_mov(unsigned long ip)
+{
+	return ip - AARCH64_INSN_SIZE;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+/*
+ * The literal: the 8-aligned word 12 bytes (no BTI) or 16 bytes (BTI)
+ * before the BL slot, i.e. 16 bytes below ip + 4 rounded down to 8.
+ * ftrace_caller finds it the same way from its return address.
+ */
+static unsigned long site_literal(unsigned long ip)
+{
+	return ALIGN_DOWN(ip + AARCH64_INSN_SIZE, 8) - 16;
+}
+
+/**
+ * ftrace_arch_rec_call_ops - the ops a call site's literal holds now
+ * @rec: the record
+ *
+ * Context: ftrace_lock held (nothing else writes literals).
+ * Return: the literal's value.
+ */
+const struct ftrace_ops *ftrace_arch_rec_call_ops(struct dyn_ftrace *rec)
+{
+	return READ_ONCE(*(const struct ftrace_ops **)site_literal(rec->ip));
+}
+#endif
+
+/* ---- instructions -------------------------------------------------------- */
+
+/* Does a BL at @ip reach @addr? */
+static bool site_in_reach(unsigned long ip, unsigned long addr)
+{
+	long off = (long)addr - (long)ip;
+
+	return off >= -SZ_128M && off < SZ_128M;
+}
+
+/*
+ * The ftrace PLT of the module that owns @ip (init or core text), or 0.
+ * ftrace_lock keeps the module from going away; the lookup needs RCU.
+ */
+static unsigned long site_module_plt(unsigned long ip)
+{
+	unsigned long plt = 0;
+#ifdef CONFIG_MODULES
+	struct plt_entry *p = NULL;
+	struct module *mod;
+
+	rcu_read_lock_sched();
+	mod = __module_text_address(ip);
+	if (mod && within_module_mem_type(ip, mod, MOD_INIT_TEXT))
+		p = mod->arch.init_ftrace_trampolines;
+	else if (mod)
+		p = mod->arch.ftrace_trampolines;
+	if (p)
+		plt = (unsigned long)&p[FTRACE_PLT_IDX];
+	rcu_read_unlock_sched();
+#endif
+	return plt;
+}
+
+/*
+ * The address a BL at @ip branches to so that calling @addr happens: @addr
+ * itself; else ftrace_caller (a direct trampoline too far away is entered
+ * through it); else the module's PLT to ftrace_caller.  0 if none works.
+ */
+static unsigned long site_branch_dest(unsigned long ip, unsigned long addr)
+{
+	if (site_in_reach(ip, addr))
+		return addr;
+	if (site_in_reach(ip, FTRACE_ADDR))
+		return FTRACE_ADDR;
+	return site_module_plt(ip);
+}
+
+/*
+ * The instruction of the BL slot at @ip when the site calls @addr (0: the
+ * NOP).  AARCH64_BREAK_FAULT if the target cannot be reached.
+ */
+static u32 site_insn(unsigned long ip, unsigned long addr)
+{
+	unsigned long dest;
+
+	if (!addr)
+		return aarch64_insn_gen_nop();
+	dest = site_branch_dest(ip, addr);
+	if (!dest)
+		return AARCH64_BREAK_FAULT;
+	return aarch64_insn_gen_branch_imm(ip, dest, AARCH64_INSN_BRANCH_LINK);
+}
+
+/* What ftrace_bug() prints as "expected" after a refused write. */
+static u32 site_expected;
+
+/* Does the slot at @addr hold @expect?  0, -EFAULT or -EINVAL. */
+static int site_check(unsigned long addr, u32 expect)
+{
+	u32 cur;
+
+	if (aarch64_insn_read((void *)addr, &cur))
+		return -EFAULT;
+	if (cur != expect) {
+		site_expected = expect;
+		ftrace_expected = &site_expected;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the batch ----------------------------------------------------------- */
+
+/*
+ * Writes waiting to be made: the new instruction of a BL slot and/or the
+ * new literal.  Filled in record order, written when full and at the end.
+ */
+struct site_write {
+	unsigned long		ip;
+	const struct ftrace_ops	*ops;	/* new literal; NULL: keep it */
+	u32			insn;
+	bool			set_insn;
+};
+
+#define SITE_BATCH	256
+
+static struct site_write site_batch[SITE_BATCH];
+static unsigned int site_batch_nr;
+static bool site_batch_wrote;	/* since the last kick */
+
+enum site_phase { SITE_LITERALS, SITE_INSNS };
+
+/* The word @w changes in @phase, 0 if none. */
+static unsigned long site_write_addr(const struct site_write *w,
+				     enum site_phase phase)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	if (phase == SITE_LITERALS)
+		return w->ops ? site_literal(w->ip) : 0;
+#endif
+	if (phase == SITE_INSNS && w->set_insn)
+		return w->ip;
+	return 0;
+}
+
+struct site_run {
+	unsigned long		start;	/* lowest address written */
+	unsigned int		first;	/* site_batch[first..last] */
+	unsigned int		last;
+	enum site_phase		phase;
+};
+
+/*
+ * aarch64_insn_poke_custom() writer: @dst is the writable alias of
+ * [run->start + done, + len), one page.  Each word is one store.
+ */
+static void site_run_fill(void *dst, void *arg, size_t done, size_t len)
+{
+	const struct site_run *run = arg;
+	unsigned long base = run->start + done;
+	unsigned int i;
+
+	for (i = run->first; i <= run->last; i++) {
+		const struct site_write *w = &site_batch[i];
+		unsigned long addr = site_write_addr(w, run->phase);
+
+		if (addr < base || addr >= base + len)
+			continue;
+		if (run->phase == SITE_LITERALS)
+			WRITE_ONCE(*(u64 *)(dst + (addr - base)), (u64)w->ops);
+		else
+			WRITE_ONCE(*(__le32 *)(dst + (addr - base)),
+				   cpu_to_le32(w->insn));
+	}
+}
+
+/* Write one phase of the batch: one poke per run of writes in one page. */
+static void site_batch_phase(enum site_phase phase)
+{
+	unsigned int i = 0, size;
+
+	size = phase == SITE_LITERALS ? sizeof(u64) : AARCH64_INSN_SIZE;
+	while (i < site_batch_nr) {
+		unsigned long addr = site_write_addr(&site_batch[i], phase);
+		struct site_run run = { .phase = phase };
+		unsigned long end, page;
+
+		if (!addr) {
+			i++;
+			continue;
+		}
+		page = addr & PAGE_MASK;
+		run.start = addr;
+		end = addr + size;
+		run.first = i;
+		run.last = i;
+		for (i++; i < site_batch_nr; i++) {
+			addr = site_write_addr(&site_batch[i], phase);
+			if (!addr)
+				continue;
+			if ((addr & PAGE_MASK) != page)
+				break;
+			run.start = min(run.start, addr);
+			end = max(end, addr + size);
+			run.last = i;
+		}
+		aarch64_insn_poke_custom(site_run_fill, (void *)run.start, &run,
+					 end - run.start);
+	}
+}
+
+/* Literals first, so that a new BL never reaches a stale literal. */
+static void site_batch_flush(void)
+{
+	if (!site_batch_nr)
+		return;
+	site_batch_phase(SITE_LITERALS);
+	site_batch_phase(SITE_INSNS);
+	site_batch_nr = 0;
+	site_batch_wrote = true;
+}
+
+/* Make every CPU refetch the text written so far. */
+static void site_batch_kick(void)
+{
+	if (site_batch_wrote)
+		kick_all_cpus_sync();
+	site_batch_wrote = false;
+}
+
+/*
+ * Queue the change of @rec's site from calling @old to calling @new (0:
+ * the NOP) after checking that the slot holds what @old means.  The
+ * literal becomes what the core wants for a calling site, or the stub.
+ */
+static int site_queue(struct dyn_ftrace *rec, unsigned long old,
+		      unsigned long new)
+{
+	u32 old_insn = site_insn(rec->ip, old);
+	u32 new_insn = site_insn(rec->ip, new);
+	struct site_write *w;
+	int err;
+
+	if (new_insn == AARCH64_BREAK_FAULT || old_insn == AARCH64_BREAK_FAULT)
+		return -EINVAL;
+	err = site_check(rec->ip, old_insn);
+	if (err)
+		return err;
+
+	if (site_batch_nr == SITE_BATCH)
+		site_batch_flush();
+	w = &site_batch[site_batch_nr++];
+	w->ip = rec->ip;
+	w->insn = new_insn;
+	w->set_insn = new_insn != old_insn;
+	w->ops = NULL;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	w->ops = new ? ftrace_rec_call_ops(rec) : &ftrace_nop_ops;
+	if (w->ops == ftrace_arch_rec_call_ops(rec))
+		w->ops = NULL;
+#endif
+	if (!w->set_insn && !w->ops)
+		site_batch_nr--;
+	return 0;
+}
+
+/* One site on its own: queue, write, resynchronise. */
+static int site_change_one(struct dyn_ftrace *rec, unsigned long old,
+			   unsigned long new)
+{
+	int err = site_queue(rec, old, new);
+
+	site_batch_flush();
+	site_batch_kick();
+	return err;
+}
+
+/* The first writes to a site: its literal (if any) and its mov. */
+struct site_init {
+	unsigned long	start;		/* lowest address written */
+	unsigned long	literal;	/* 0: none */
+	unsigned long	mov;
+};
+
+static void site_init_fill(void *dst, void *arg, size_t done, size_t len)
+{
+	const struct site_init *si = arg;
+	unsigned long base = si->start + done;
+	u32 mov;
+
+	if (si->literal >= base && si->literal < base + len)
+		WRITE_ONCE(*(u64 *)(dst + (si->literal - base)),
+			   (u64)&ftrace_nop_ops);
+	if (si->mov >= base && si->mov < base + len) {
+		mov = aarch64_insn_gen_move_reg(AARCH64_INSN_REG_9,
+						AARCH64_INSN_REG_LR,
+						AARCH64_INSN_VARIANT_64BIT);
+		WRITE_ONCE(*(__le32 *)(dst + (si->mov - base)),
+			   cpu_to_le32(mov));
+	}
+}
+
+/**
+ * ftrace_init_nop - make a call site ready to be patched
+ * @mod: the module being loaded, or NULL for vmlinux at boot
+ * @rec: the record
+ *
+ * The compiler left NOPs: the mov slot gets "mov x9, x30", which passes
+ * the return address to ftrace_caller, and the literal gets the stub ops,
+ * in one write (the range may span two pages).  Nothing can run the site
+ * yet (boot before SMP, or a module not formed yet).
+ *
+ * Return: 0, or -EFAULT/-EINVAL if the site does not hold the NOPs.
+ */
+int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
+{
+	struct site_init si = { .mov = site_mov(rec->ip) };
+	u32 nop = aarch64_insn_gen_nop();
+	int err;
+
+	si.start = si.mov;
+	err = site_check(rec->ip, nop);
+	if (!err)
+		err = site_check(si.mov, nop);
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	si.literal = site_literal(rec->ip);
+	si.start = si.literal;
+	if (!err)
+		err = site_check(si.literal, nop);
+	if (!err)
+		err = site_check(si.literal + AARCH64_INSN_SIZE, nop);
+#endif
+	if (err)
+		return err;
+	aarch64_insn_poke_custom(site_init_fill, (void *)si.start, &si,
+				 si.mov + AARCH64_INSN_SIZE - si.start);
+	return 0;
+}
+
+/**
+ * ftrace_make_call - make a NOP site call @addr
+ * @rec: the record
+ * @addr: ftrace_caller or a direct trampoline
+ *
+ * Return: 0, -EFAULT, or -EINVAL (unexpected text, or no way to reach @addr).
+ */
+int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
+{
+	return site_change_one(rec, 0, addr);
+}
+
+/**
+ * ftrace_make_nop - make a site that calls @addr the NOP
+ * @mod: unused (sites are prepared by ftrace_init_nop())
+ * @rec: the record
+ * @addr: what the site calls now
+ *
+ * Return: 0, -EFAULT or -EINVAL.
+ */
+int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
+		    unsigned long addr)
+{
+	return site_change_one(rec, addr, 0);
+}
+
+/**
+ * ftrace_modify_call - move a calling site from @old_addr to @addr
+ * @rec: the record
+ * @old_addr: what it calls now
+ * @addr: what it should call (may be @old_addr when only its literal changes)
+ *
+ * Return: 0, -EFAULT or -EINVAL.
+ */
+int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+		       unsigned long addr)
+{
+	return site_change_one(rec, old_addr, addr);
+}
+
+/**
+ * ftrace_replace_code - patch every record the core lists, in batches
+ * @mod_flags: bit 0 set: calls enabled; clear: every site becomes a NOP
+ *
+ * Context: from ftrace_modify_all_code(), text_mutex held.
+ */
+void ftrace_replace_code(int mod_flags)
+{
+	bool enable = mod_flags & 1;
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	int err;
+
+	for_ftrace_rec_iter(iter) {
+		unsigned long old, new;
+
+		rec = ftrace_rec_iter_record(iter);
+		if (ftrace_test_record(rec, enable) == FTRACE_UPDATE_IGNORE)
+			continue;
+		old = ftrace_get_addr_curr(rec);
+		new = enable ? ftrace_get_addr_new(rec) : 0;
+		err = site_queue(rec, old, new);
+		if (err) {
+			site_batch_flush();
+			site_batch_kick();
+			ftrace_bug(err, rec);
+			return;
+		}
+		ftrace_update_record(rec, enable);
+	}
+	site_batch_flush();
+	site_batch_kick();
+}
+
+/**
+ * ftrace_update_ftrace_func - retarget the shared caller
+ * @func: the function it should call
+ *
+ * ftrace_caller has no call slot here: every site's literal (or, without
+ * CALL_OPS, the dispatcher) says what runs.
+ *
+ * Return: 0.
+ */
+int ftrace_update_ftrace_func(ftrace_func_t func)
+{
+	return 0;
+}
+
+/* Writes to kernel text are serialised with kprobes and friends. */
+void ftrace_arch_code_modify_prepare(void)
+	__acquires(&text_mutex)
+{
+	mutex_lock(&text_mutex);
+}
+
+void ftrace_arch_code_modify_post_process(void)
+	__releases(&text_mutex)
+{
+	mutex_unlock(&text_mutex);
+}
+
+/**
+ * arch_ftrace_update_code - carry out an update command
+ * @command: the update command
+ *
+ * Every write is safe against CPUs running the code, so no CPU is stopped.
+ */
+void arch_ftrace_update_code(int command)
+{
+	ftrace_modify_all_code(command);
+}
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+/* ---- function graph ------------------------------------------------------ */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+
+/**
+ * ftrace_graph_func - the callback of the function-graph manager ops
+ * @ip: the traced function's call site
+ * @parent_ip: its return address
+ * @op: the manager ops
+ * @fregs: the frame ftrace_caller built
+ *
+ * The return address goes back to the traced function in x30 from
+ * fregs->lr: pointing that at return_to_handler hooks the return.  The
+ * frame pointer at entry (the caller's frame) identifies the frame for
+ * the return check and for unwinders (ftrace_graph_ret_addr()).
+ */
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct __arch_ftrace_regs *afregs = arch_ftrace_regs(fregs);
+	unsigned long ret = afregs->lr;
+	int bit;
+
+	if (unlikely(ftrace_graph_is_dead() ||
+		     atomic_read(&current->tracing_graph_pause)))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, ret);
+	if (bit < 0)
+		return;
+	if (!function_graph_enter_regs(ret, ip, afregs->fp,
+				       ftrace_regs_return_key(fregs), fregs))
+		*ftrace_regs_return_slot(fregs) = (unsigned long)return_to_handler;
+	ftrace_test_recursion_unlock(bit);
+}
+
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
