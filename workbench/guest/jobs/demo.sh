@@ -32,7 +32,12 @@ echo 0 > $T/events/wbdemo/enable
 step "3. uprobe event on wb_demo_add in /usr/bin/wb-demo"
 off=$(awk '$1 == "wb_demo_add" { print $2 }' /wb/share/wb-demo.offsets)
 echo "wb_demo_add is at file offset $off"
-check sh -c "echo 'p:wbdemo/add /usr/bin/wb-demo:$off a=%di:s64 b=%si:s64' >> $T/uprobe_events"
+# its two arguments: the first two argument registers of the machine
+case $(uname -m) in
+aarch64|arm64)	arg1=%x0 arg2=%x1 ;;
+*)		arg1=%di arg2=%si ;;
+esac
+check sh -c "echo 'p:wbdemo/add /usr/bin/wb-demo:$off a=$arg1:s64 b=$arg2:s64' >> $T/uprobe_events"
 check sh -c "echo 'r:wbdemo/add_ret /usr/bin/wb-demo:$off sum=\$retval:s64' >> $T/uprobe_events"
 cat $T/uprobe_events
 echo 1 > $T/events/wbdemo/add/enable

@@ -32,7 +32,8 @@
 #define wb_probed __attribute__((noipa))
 
 /*
- * A record with fields of each width at fixed offsets (x86_64):
+ * A record with fields of each width at fixed offsets (the same on x86_64
+ * and arm64):
  * +0 id, +4 port, +6 flags, +7 kind, +8 bits, +12 spare, +16 name, +24 next,
  * +32 big.
  */
@@ -93,9 +94,9 @@ wb_probed int wb_demo_greet(const char *who)
 
 /*
  * Called as wb_demo_mix(-5, 200, -1234, 54321, -100000, 4000000000,
- * -5000000000, 0xfedcba9876543210): a..f arrive in %di %si %dx %cx %r8 %r9,
- * g and h on the stack ($stack1, $stack2).  Returns a + b + ... + g, that is
- * -1000046718.
+ * -5000000000, 0xfedcba9876543210).  On x86_64 a..f arrive in %di %si %dx
+ * %cx %r8 %r9, g and h on the stack ($stack1, $stack2); on arm64 a..h arrive
+ * in %x0..%x7.  Returns a + b + ... + g, that is -1000046718.
  */
 wb_probed __s64 wb_demo_mix(__s8 a, __u8 b, __s16 c, __u16 d,
 			    __s32 e, __u32 f, __s64 g, __u64 h)
@@ -105,8 +106,9 @@ wb_probed __s64 wb_demo_mix(__s8 a, __u8 b, __s16 c, __u16 d,
 }
 
 /*
- * Called as wb_demo_rec(&wb_demo_rec_a, &wb_demo_rec_a.big): %di points to
- * the record, %si to its last field.  Returns r->id + r->next->id (35).
+ * Called as wb_demo_rec(&wb_demo_rec_a, &wb_demo_rec_a.big): the first
+ * argument (%di, %x0 on arm64) points to the record, the second (%si, %x1)
+ * to its last field.  Returns r->id + r->next->id (35).
  */
 wb_probed int wb_demo_rec(const struct wb_demo_rec *r, const __s64 *tail)
 {
