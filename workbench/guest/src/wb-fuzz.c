@@ -186,17 +186,35 @@ static const char *ksyms[] = {
 	"ftrace_stub", "kprobe_ftrace_handler", "__fentry__",
 };
 
+/*
+ * Registers by the names of the machine the fuzzer runs on, so that the
+ * same seed produces valid register arguments there (the same number of
+ * strings on every machine: the sequence of choices does not change).
+ */
+#if defined(__aarch64__)
+#define FZ_RA	"%x0"		/* the return value */
+#define FZ_R1	"%x0"		/* first argument */
+#define FZ_R2	"%x1"
+#define FZ_PC	"%pc"
+#else
+#define FZ_RA	"%ax"
+#define FZ_R1	"%di"
+#define FZ_R2	"%si"
+#define FZ_PC	"%ip"
+#endif
+
 static const char *fetchargs[] = {
 	"$arg1", "$arg2", "$arg9", "$arg0", "$retval", "$stack", "$stack0",
-	"$stack99999", "$comm", "$comm:string", "%ax", "%di:x64", "%si:u32",
-	"%sp", "%nosuchreg", "@jiffies", "@jiffies+8:u16", "@0x1000",
-	"+0($stack):u64", "-8(%sp):s32", "+0(%di):string", "+0(%di):ustring",
-	"+0(%di):symstr", "%ax:b4@3/32", "%ax:b65@0/64", "%ax:b0@0/8",
-	"%di:x8[4]", "%di:u16[0]", "%di:char[99999]", "+0(%di):string[2]",
-	"%ax:u128", "%ax:x7", "%ax:", ":u32", "\\\"imm\"", "\\1234",
-	"\\-1:s64", "+0(+8(+16(%di))):u8", "$arg1->next", "file->f_mode",
+	"$stack99999", "$comm", "$comm:string", FZ_RA, FZ_R1 ":x64",
+	FZ_R2 ":u32", "%sp", "%nosuchreg", "@jiffies", "@jiffies+8:u16",
+	"@0x1000", "+0($stack):u64", "-8(%sp):s32", "+0(" FZ_R1 "):string",
+	"+0(" FZ_R1 "):ustring", "+0(" FZ_R1 "):symstr", FZ_RA ":b4@3/32",
+	FZ_RA ":b65@0/64", FZ_RA ":b0@0/8", FZ_R1 ":x8[4]", FZ_R1 ":u16[0]",
+	FZ_R1 ":char[99999]", "+0(" FZ_R1 "):string[2]", FZ_RA ":u128",
+	FZ_RA ":x7", FZ_RA ":", ":u32", "\\\"imm\"", "\\1234", "\\-1:s64",
+	"+0(+8(+16(" FZ_R1 "))):u8", "$arg1->next", "file->f_mode",
 	"count", "buf:string", "prev_pid", "$prev_pid", "next_comm:string",
-	"@+8", "@+0x10:x32", "+0(@+4):u8", "$argx", "%ip", "%ip:symbol",
+	"@+8", "@+0x10:x32", "+0(@+4):u8", "$argx", FZ_PC, FZ_PC ":symbol",
 };
 
 static const char *uprobe_paths[] = {
