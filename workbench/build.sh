@@ -24,7 +24,7 @@ start=$(date +%s)
 		last=$(grep -E '^  (CC|LD|AS)' "$log" | tail -n 1 | awk '{print $2}' || true)
 		say "$kind: $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s, $n steps, at ${last:-...}"
 	done
-) &
+) 9>&- &
 ticker=$!
 trap 'kill $ticker 2>/dev/null || true' EXIT
 # ccache, where installed, makes a rebuild of either kind cheap: with

@@ -55,7 +55,6 @@
 #include <asm/cacheflush.h>
 #include <asm/ftrace.h>
 #include <asm/insn.h>
-#include <asm/module.h>
 #include <asm/patching.h>
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
