@@ -37,15 +37,20 @@
 #define FC_SELF_RECORD	FREGS_SIZE
 #define FC_FRAME	(FREGS_SIZE + 32)
 
+/* x0-x8 to and from the ftrace_regs at sp (fregs->regs[0..8]). */
+	.macro	fregs_args op_pair, op_one
+	\op_pair	x0, x1, [sp, #FREGS_X0]
+	\op_pair	x2, x3, [sp, #FREGS_X2]
+	\op_pair	x4, x5, [sp, #FREGS_X4]
+	\op_pair	x6, x7, [sp, #FREGS_X6]
+	\op_one	x8, [sp, #FREGS_X8]
+	.endm
+
 SYM_CODE_START(ftrace_caller)
 	bti	c
 
 	sub	sp, sp, #FC_FRAME
-	stp	x0, x1, [sp, #FREGS_X0]
-	stp	x2, x3, [sp, #FREGS_X2]
-	stp	x4, x5, [sp, #FREGS_X4]
-	stp	x6, x7, [sp, #FREGS_X6]
-	str	x8, [sp, #FREGS_X8]
+	fregs_args stp, str
 	/* fp and lr are neighbours in ftrace_regs, and so are sp and pc */
 	stp	x29, x9, [sp, #FREGS_FP]
 	add	x10, sp, #FC_FRAME
@@ -79,11 +84,7 @@ SYM_CODE_START(ftrace_caller)
 #endif
 
 	/* x19-x28 survived the call; the rest comes from the frame. */
-	ldp	x0, x1, [sp, #FREGS_X0]
-	ldp	x2, x3, [sp, #FREGS_X2]
-	ldp	x4, x5, [sp, #FREGS_X4]
-	ldp	x6, x7, [sp, #FREGS_X6]
-	ldr	x8, [sp, #FREGS_X8]
+	fregs_args ldp, ldr
 	ldp	x29, x30, [sp, #FREGS_FP]
 	ldr	x9, [sp, #FREGS_PC]
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
@@ -131,11 +132,7 @@ SYM_FUNC_END(ftrace_stub_graph)
  */
 SYM_CODE_START(return_to_handler)
 	sub	sp, sp, #FREGS_SIZE
-	stp	x0, x1, [sp, #FREGS_X0]
-	stp	x2, x3, [sp, #FREGS_X2]
-	stp	x4, x5, [sp, #FREGS_X4]
-	stp	x6, x7, [sp, #FREGS_X6]
-	str	x8, [sp, #FREGS_X8]
+	fregs_args stp, str
 	stp	x29, xzr, [sp, #FREGS_FP]
 	add	x9, sp, #FREGS_SIZE
 	stp	x9, xzr, [sp, #FREGS_SP]
@@ -144,11 +141,7 @@ SYM_CODE_START(return_to_handler)
 	bl	ftrace_return_to_handler
 	mov	x30, x0
 
-	ldp	x0, x1, [sp, #FREGS_X0]
-	ldp	x2, x3, [sp, #FREGS_X2]
-	ldp	x4, x5, [sp, #FREGS_X4]
-	ldp	x6, x7, [sp, #FREGS_X6]
-	ldr	x8, [sp, #FREGS_X8]
+	fregs_args ldp, ldr
 	add	sp, sp, #FREGS_SIZE
 	ret
 SYM_CODE_END(return_to_handler)
