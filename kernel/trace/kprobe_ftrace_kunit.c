@@ -282,12 +282,19 @@ static bool kpf_wait_for(atomic_t *v, int target)
  */
 static void entry_probe_uses_call_site(struct kunit *test)
 {
+	unsigned long fn = (unsigned long)ftrace_kunit_target_b;
 	struct kpf_probe *site_kpf, *brk;
 	unsigned long site, offset;
 
+	/*
+	 * Keep the compiler from folding the arithmetic below into a
+	 * relocation to fn - MCOUNT_INSN_SIZE, which objtool reports as a
+	 * code reference without ENDBR under IBT.
+	 */
+	OPTIMIZER_HIDE_VAR(fn);
 	site_kpf = kpf_new_on_site(test, "ftrace_kunit_target_b", ftrace_kunit_target_b, true);
 	site = kpf_site(site_kpf);
-	offset = site - (unsigned long)ftrace_kunit_target_b + MCOUNT_INSN_SIZE;
+	offset = site - fn + MCOUNT_INSN_SIZE;
 	brk = kpf_new(test, "ftrace_kunit_target_b", offset, true);
 	kpf_register(test, brk);
 	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&brk->kp));
