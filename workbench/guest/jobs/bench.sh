@@ -8,7 +8,7 @@
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
 # "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
-# uprobe or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
+# uprobe, events or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
 ONLY=${1:-}
 want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 
@@ -167,6 +167,59 @@ elif [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
 	uprobe_hit args-16 "$ARGS16"
 else
 	echo "BENCH-ERROR uprobe-hit: no uprobe_events or no wb-demo"
+fi
+# Probe-event hits on a module function (wb_event_bench): the time of
+# EVENT_CALLS calls with the event enabled less the time without, per
+# call; the eprobe row sits on kmem/kmalloc and times kmalloc()/kfree()
+# pairs.  The last row is a kprobe through the API on the same call site.
+EVB=/sys/module/wb_event_bench/parameters
+EVENT_CALLS=${EVENT_CALLS:-20000}
+evb_run() { echo "$EVENT_CALLS" > $EVB/$1 && cat $EVB/last_ps; }
+ps_row() { # name picoseconds
+	d=$2
+	[ "$d" -ge 0 ] || d=0
+	printf 'BENCH %s %d.%02d ns\n' "$1" $((d / 1000)) $(( (d % 1000) / 10 ))
+}
+event_hit() { # name run-parameter event definition...
+	name=$1
+	run=$2
+	event=$3
+	shift 3
+	if ! echo "$*" >> $T/dynamic_events; then
+		echo "BENCH-ERROR event-hit/$name: the definition was refused"
+		return
+	fi
+	evb_run $run > /dev/null
+	base=$(evb_run $run)
+	echo 1 > $T/events/$event/enable
+	probed=$(evb_run $run)
+	echo 0 > $T/events/$event/enable
+	if [ "$name" = kprobe ]; then
+		hits=$(awk -v e="${event#*/}" '$1 == e { print $2 }' $T/kprobe_profile)
+		[ "$hits" = "$EVENT_CALLS" ] ||
+			echo "BENCH-ERROR event-hit/$name: $hits hits for $EVENT_CALLS calls"
+	fi
+	echo "-:$event" >> $T/dynamic_events
+	echo > $T/trace
+	ps_row event-hit/$name $((probed - base))
+}
+if want events && insmod /wb/modules/wb_event_bench.ko 2>/dev/null; then
+	event_hit kprobe run wbbench/kp 'p:wbbench/kp wb_evb_target x=$arg1'
+	event_hit kretprobe run wbbench/kr 'r:wbbench/kr wb_evb_target ret=$retval'
+	event_hit fprobe run wbbench/fe 'f:wbbench/fe wb_evb_target x=$arg1'
+	event_hit fprobe-return run wbbench/fr 'f:wbbench/fr wb_evb_target%return ret=$retval'
+	event_hit eprobe alloc_run wbbench/ep 'e:wbbench/ep kmem/kmalloc size=$bytes_req'
+	evb_run run > /dev/null
+	base=$(evb_run run)
+	probed=$(evb_run kprobe_run)
+	if [ "$(cat $EVB/kprobe_hits)" != "$EVENT_CALLS" ] ||
+	   [ "$(cat $EVB/on_call_site)" != 1 ]; then
+		echo "BENCH-ERROR kprobe-api: $(cat $EVB/kprobe_hits) hits, ftrace=$(cat $EVB/on_call_site)"
+	fi
+	ps_row kprobe-api-hit $((probed - base))
+	rmmod wb_event_bench
+elif want events; then
+	echo "BENCH-ERROR event-hit: wb_event_bench did not load"
 fi
 # BPF kprobe_multi links (configs with BPF, e.g. distro): one link on every
 # function attached and detached, and the cost of a hit on getpgid().
