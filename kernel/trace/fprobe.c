@@ -1204,6 +1204,23 @@ static int fprobe_register_sites(struct fprobe *fp, unsigned long *ips,
 	return fprobe_attach(fp, ips, nr, NULL);
 }
 
+/* Attach to sites that are sorted already: drop repeats, no second sort. */
+static int fprobe_attach_sorted_sites(struct fprobe *fp, unsigned long *ips,
+				      unsigned int nr)
+{
+	unsigned int i, out = 0;
+
+	for (i = 1; i < nr; i++)
+		if (ips[i] < ips[i - 1])
+			return fprobe_register_sites(fp, ips, nr);
+	for (i = 0; i < nr; i++)
+		if (!out || ips[i] != ips[out - 1])
+			ips[out++] = ips[i];
+	if (!out)
+		return -ENOENT;
+	return fprobe_attach(fp, ips, out, NULL);
+}
+
 static int fprobe_check(struct fprobe *fp)
 {
 	if (!fp)
@@ -1295,6 +1312,7 @@ EXPORT_SYMBOL_GPL(register_fprobe);
 int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 {
 	unsigned long *ips;
+	unsigned int nr;
 	int ret;
 
 	ret = fprobe_check(fp);
@@ -1305,8 +1323,14 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 	if (!ips)
 		return -ENOMEM;
 	memcpy(ips, addrs, num * sizeof(*ips));
-	if (fprobe_to_sites(ips, num))
-		ret = fprobe_register_sites(fp, ips, num);
+	/*
+	 * Sorted addresses turn into their call sites in one walk along the
+	 * site records (BPF hands over tens of thousands), and the sites
+	 * come out sorted: only neighbours can repeat.
+	 */
+	nr = fprobe_sort_unique(ips, num);
+	if (ftrace_locations_sorted(ips, nr))
+		ret = fprobe_attach_sorted_sites(fp, ips, nr);
 	else
 		ret = -EINVAL;
 	kvfree(ips);

@@ -589,6 +589,49 @@ static int ftrace_filter_add_ip(struct ftrace_hash *hash, unsigned long ip,
 	return 0;
 }
 
+/*
+ * Add thousands of addresses in ascending order (what BPF and fprobe hand
+ * over when they attach to many functions): their call sites come from
+ * one walk along the site records, repeats are neighbours, and the
+ * entries absent from @hash are allocated FTRACE_HASH_BULK at a time.
+ * Returns -EAGAIN, having changed nothing, when @ips is not ascending.
+ */
+static int ftrace_filter_add_sorted(struct ftrace_hash *hash,
+				    const unsigned long *ips, unsigned int cnt)
+{
+	unsigned long batch[FTRACE_HASH_BULK], *sites;
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	for (i = 1; i < cnt; i++)
+		if (ips[i] < ips[i - 1])
+			return -EAGAIN;
+	sites = kvmalloc_array(cnt, sizeof(*sites), GFP_KERNEL);
+	if (!sites)
+		return -ENOMEM;
+	memcpy(sites, ips, cnt * sizeof(*sites));
+	if (!ftrace_locations_sorted(sites, cnt)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = ftrace_hash_reserve(hash, hash->count + cnt);
+	for (i = 0; !ret && i < cnt; i++) {
+		if ((i && sites[i] == sites[i - 1]) ||
+		    (hash->count && ftrace_lookup_ip(hash, sites[i])))
+			continue;
+		batch[n++] = sites[i];
+		if (n == FTRACE_HASH_BULK) {
+			ret = ftrace_hash_add_unique(hash, batch, n);
+			n = 0;
+		}
+	}
+	if (!ret && n)
+		ret = ftrace_hash_add_unique(hash, batch, n);
+out:
+	kvfree(sites);
+	return ret;
+}
+
 /* Apply @req to @hash.  Caller holds ftrace_lock. */
 static int ftrace_filter_build(struct ftrace_hash *hash,
 			       const struct ftrace_filter_req *req)
@@ -604,6 +647,9 @@ static int ftrace_filter_build(struct ftrace_hash *hash,
 	}
 	/* thousands of addresses (a BPF attach): short buckets from the start */
 	if (req->ips && !req->remove && req->cnt > 64) {
+		ret = ftrace_filter_add_sorted(hash, req->ips, req->cnt);
+		if (ret != -EAGAIN)
+			return ret;
 		ret = ftrace_hash_reserve(hash, hash->count + req->cnt);
 		if (ret)
 			return ret;

@@ -127,6 +127,8 @@ extern struct ftrace_site_group __rcu *ftrace_site_groups;
 	     g; g = rcu_dereference_check(g->next,			\
 					  lockdep_is_held(&ftrace_lock)))
 
+/* ftrace_location() of each of @nr ascending addresses, in place. */
+bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr);
 /* Record with exactly this ip, or NULL.  ftrace_lock or RCU. */
 struct dyn_ftrace *ftrace_site_lookup(unsigned long ip);
 /* Group and index of @rec; cached for sequential walks. */

@@ -41,6 +41,7 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/trace_recursion.h>
 
@@ -730,6 +731,87 @@ static void lookup_symbols_finds_traceable_functions(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fk_lookup(2, 2, addrs), -ESRCH);
 	KUNIT_EXPECT_EQ(test, fk_lookup(3, 1, addrs), -ESRCH);
 	KUNIT_EXPECT_EQ(test, addrs[0], 0UL);
+}
+
+static int fk_cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The batch form walks vmlinux's records once; each answer must be the
+ * one ftrace_location() gives: function starts, sites themselves, a
+ * repeated address, a core function, and one with no call site at all.
+ */
+static void locations_sorted_match_location(struct kunit *test)
+{
+	unsigned long ips[FK_NR + 4], want[FK_NR + 4];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < FK_NR; i++)
+		ips[n++] = (unsigned long)fk_funcs[i].fn;
+	ips[n++] = fk_site[FK_B];
+	ips[n++] = (unsigned long)fk_funcs[FK_C].fn;
+	ips[n++] = (unsigned long)schedule;
+	sort(ips, n, sizeof(*ips), fk_cmp_ulong, NULL);
+	for (i = 0; i < n; i++)
+		want[i] = ftrace_location(ips[i]);
+	KUNIT_ASSERT_NE(test, want[0], 0UL);
+	KUNIT_EXPECT_TRUE(test, ftrace_locations_sorted(ips, n));
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, ips[i], want[i]);
+		if (i)
+			KUNIT_EXPECT_GE(test, ips[i], ips[i - 1]);
+	}
+
+	/* kernel/trace has no call sites: the batch says so, leaving 0 */
+	ips[0] = (unsigned long)fk_funcs[FK_A].fn;
+	ips[1] = (unsigned long)ftrace_locations_sorted;
+	if (ips[1] < ips[0])
+		swap(ips[0], ips[1]);
+	KUNIT_EXPECT_FALSE(test, ftrace_locations_sorted(ips, 2));
+	KUNIT_EXPECT_TRUE(test, !ips[0] != !ips[1]);
+}
+
+/*
+ * More than 64 addresses take the batch path when they are ascending and
+ * the one-by-one path when not; both must build the same filter, dropping
+ * repeats and mapping function starts to their sites, and both must
+ * refuse the whole list, filter untouched, for one bad address.
+ */
+static void filter_ips_many(struct kunit *test)
+{
+	const unsigned int n = 96;
+	unsigned long *ips = kunit_kcalloc(test, n, sizeof(*ips), GFP_KERNEL);
+	unsigned long want = BIT(FK_A) | BIT(FK_B) | BIT(FK_C) | BIT(FK_D);
+	struct fk_probe *up = fk_probe_new(test, fk_count_cb, 0);
+	struct fk_probe *down = fk_probe_new(test, fk_count_cb, 0);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	for (i = 0; i < n; i++)
+		ips[i] = i % 2 ? fk_site[FK_A + i % 4] :
+			 (unsigned long)fk_funcs[FK_A + i % 4].fn;
+	sort(ips, n, sizeof(*ips), fk_cmp_ulong, NULL);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&up->ops, ips, n, 0, 1), 0);
+	for (i = 0; i < n / 2; i++)
+		swap(ips[i], ips[n - 1 - i]);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&down->ops, ips, n, 0, 1), 0);
+
+	/* kernel/trace has no call sites: the whole list is refused */
+	ips[n - 1] = (unsigned long)filter_ips_many;
+	sort(ips, n, sizeof(*ips), fk_cmp_ulong, NULL);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ips(&up->ops, ips, n, 0, 0), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, fk_register(up), 0);
+	KUNIT_ASSERT_EQ(test, fk_register(down), 0);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(down), 0);
+	KUNIT_ASSERT_EQ(test, fk_unregister(up), 0);
+	fk_expect_hits(test, up, want, 1);
+	fk_expect_hits(test, down, want, 1);
 }
 
 static void two_ops_on_two_functions_kept_apart(struct kunit *test)
@@ -1540,6 +1622,8 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(two_ops_on_one_function_both_called),
 	KUNIT_CASE(pt_regs_view_is_given_back),
 	KUNIT_CASE(lookup_symbols_finds_traceable_functions),
+	KUNIT_CASE(locations_sorted_match_location),
+	KUNIT_CASE(filter_ips_many),
 	KUNIT_CASE(two_ops_on_two_functions_kept_apart),
 	KUNIT_CASE(unrelated_ops_leaves_counts_alone),
 	KUNIT_CASE_PARAM(filter_glob_selects_matches, fk_globs_gen_params),

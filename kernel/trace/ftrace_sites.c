@@ -44,6 +44,7 @@
 #include <asm/sections.h>
 
 #include "trace.h"
+#include "../kallsyms_internal.h"
 #include "ftrace_internal.h"
 
 /* Accounting shown by dyn_ftrace_total_info and at boot. */
@@ -848,6 +849,72 @@ unsigned long ftrace_location(unsigned long ip)
 	return ftrace_location_range(ip, ip + size - 1);
 }
 
+/*
+ * From recs[*cur] on, skip the records that end before @ip; return the
+ * record's ip if its instruction holds @ip, else 0.
+ */
+static unsigned long site_walk_to(const struct dyn_ftrace *recs,
+				  unsigned int nr, unsigned int *cur,
+				  unsigned long ip)
+{
+	unsigned long from = ip > MCOUNT_INSN_SIZE - 1 ?
+			     ip - (MCOUNT_INSN_SIZE - 1) : 0;
+
+	while (*cur < nr && recs[*cur].ip < from)
+		(*cur)++;
+	return *cur < nr && recs[*cur].ip <= ip ? recs[*cur].ip : 0;
+}
+
+/**
+ * ftrace_locations_sorted - ftrace_location() of many addresses at once
+ * @ips: addresses in ascending order; each is replaced by its call site
+ * @nr: number of addresses
+ *
+ * Gives each address the answer ftrace_location() would, but finds the
+ * ones in vmlinux by one walk along vmlinux's records, which are sorted
+ * too, instead of two binary searches each: what an attach by BPF or
+ * fprobe to tens of thousands of functions spends most of its lookup on.
+ * Addresses the walk cannot place (module text, a function whose call
+ * site is found only by its size) take ftrace_location().  Call sites
+ * keep the order of the functions they sit in, so @ips stays sorted.
+ *
+ * Context: any; takes rcu_read_lock().
+ * Return: true if every address has a call site; an address without one
+ * is left 0.
+ */
+bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr)
+{
+	const struct dyn_ftrace *recs = NULL;
+	struct ftrace_site_group *g;
+	unsigned int i, cur = 0, peek, nrecs = 0;
+	unsigned long site, entry;
+	bool all = true;
+
+	rcu_read_lock();
+	for_each_site_group(g) {
+		if (!g->mod) {
+			recs = g->recs;
+			nrecs = READ_ONCE(g->nr);
+			break;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		site = recs ? site_walk_to(recs, nrecs, &cur, ips[i]) : 0;
+		if (!site && recs) {
+			entry = ftrace_arch_entry_site(ips[i]);
+			peek = cur;
+			if (entry != ips[i])
+				site = site_walk_to(recs, nrecs, &peek, entry);
+		}
+		if (!site)
+			site = ftrace_location(ips[i]);
+		ips[i] = site;
+		all &= !!site;
+	}
+	rcu_read_unlock();
+	return all;
+}
+
 /**
  * ftrace_text_reserved - does a range contain a call site?
  * @start: first byte of the range
@@ -861,6 +928,21 @@ int ftrace_text_reserved(const void *start, const void *end)
 				     (unsigned long)end) != 0;
 }
 
+/* vmlinux's records, sorted by ip, and their number.  ftrace_lock held. */
+static const struct dyn_ftrace *site_vmlinux_recs(unsigned int *nr)
+{
+	struct ftrace_site_group *g;
+
+	for_each_site_group(g) {
+		if (!g->mod) {
+			*nr = g->nr;
+			return g->recs;
+		}
+	}
+	*nr = 0;
+	return NULL;
+}
+
 /*
  * ftrace_lookup_symbols() walks every kallsyms symbol once.  A binary
  * search of the sorted names per symbol cost about 600 instructions (there
@@ -868,10 +950,16 @@ int ftrace_text_reserved(const void *start, const void *end)
  * names costs a tenth of that.  And since vmlinux's symbols come in
  * address order, a symbol's extent is known when the next one arrives, so
  * the call site check of a match is one range lookup rather than
- * ftrace_location()'s symbol size lookup.
+ * ftrace_location()'s symbol size lookup.  Most of what remains is
+ * kallsyms decompressing names (about 385 instructions a symbol); a
+ * cursor over vmlinux's records, which are sorted by address too, tells
+ * which symbols have a call site near their start, and only their names
+ * are decompressed.  A function whose call site lies further in than
+ * SITE_SYMBOL_SPAN is not found by name (6.12 would find it; no compiler
+ * option in use puts one there).
  */
 struct site_symbol_search {
-	const char	**names;	/* sorted by strcmp() */
+	const char	**names;	/* in the caller's order */
 	size_t		cnt;
 	unsigned long	*addrs;
 	size_t		found;
@@ -880,7 +968,17 @@ struct site_symbol_search {
 	/* a vmlinux match waiting for the next symbol's address */
 	long		pending;	/* name index, or -1 */
 	unsigned long	pending_addr;
+	/* vmlinux's records, and the first one not below the last symbol */
+	const struct dyn_ftrace *recs;
+	unsigned int	nr;
+	unsigned int	cursor;
 };
+
+/*
+ * How far into a symbol its call site may lie: the call comes first, after
+ * at most a landing pad (ENDBR, BTI) and arm64's "mov x9, x30".
+ */
+#define SITE_SYMBOL_SPAN	16
 
 static u32 site_symbol_hash(const char *name)
 {
@@ -947,15 +1045,32 @@ static void site_symbol_settle(struct site_symbol_search *s, unsigned long end)
 		site_symbol_found(s, i, addr);
 }
 
+/*
+ * vmlinux's address filter, shown every symbol in address order: settles
+ * the pending match, whose symbol ends here, and lets through only the
+ * symbols with a call site near their start, whose names are worth
+ * decompressing (about a third of them).
+ */
+static bool site_symbol_want(void *data, unsigned long addr)
+{
+	struct site_symbol_search *s = data;
+
+	if (s->pending >= 0 && addr != s->pending_addr)
+		site_symbol_settle(s, addr);
+	if (s->found == s->cnt)
+		return false;
+	while (s->cursor < s->nr && s->recs[s->cursor].ip < addr)
+		s->cursor++;
+	return s->cursor < s->nr &&
+	       s->recs[s->cursor].ip - addr < SITE_SYMBOL_SPAN;
+}
+
 /* vmlinux's kallsyms visitor; returns 1 to stop once every name is found. */
 static int site_symbol_visit(void *data, const char *name, unsigned long addr)
 {
 	struct site_symbol_search *s = data;
 	long i;
 
-	/* the pending symbol ends here; settle() checks the order */
-	if (s->pending >= 0 && addr != s->pending_addr)
-		site_symbol_settle(s, addr);
 	if (s->found == s->cnt)
 		return 1;
 	i = site_symbol_find(s, name);
@@ -1012,9 +1127,15 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 	ret = site_symbol_index(&s);
 	if (ret)
 		return ret;
-	kallsyms_on_each_symbol(site_symbol_visit, &s);
+	/* ftrace_lock keeps vmlinux's records in place for the cursor */
+	mutex_lock(&ftrace_lock);
+	s.recs = site_vmlinux_recs(&s.nr);
+	if (s.recs)
+		kallsyms_on_each_symbol_filtered(site_symbol_want,
+						 site_symbol_visit, &s);
 	if (s.pending >= 0)
 		site_symbol_settle(&s, 0);
+	mutex_unlock(&ftrace_lock);
 	if (s.found < cnt)
 		module_kallsyms_on_each_symbol(NULL, site_symbol_visit_mod, &s);
 	kvfree(s.slots);
