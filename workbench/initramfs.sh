@@ -126,7 +126,8 @@ python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/shar
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
 # the fuzzer and the inputs it once failed on (replayed by the test job)
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-fuzz" "$WB/guest/src/wb-fuzz.c"
-"${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
+# with the kernel's BPF uapi (Debian's is older: no kprobe_multi link info)
+"${CROSS}gcc" -O2 -g0 -static -I "$src/tools/include/uapi" -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
 mkdir -p "$root/wb/share/fuzz"
 cp "$WB"/fuzz/*.in "$root/wb/share/fuzz/" 2>/dev/null || true
 

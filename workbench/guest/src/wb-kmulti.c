@@ -13,6 +13,12 @@
  *                            cost of a hit
  *   wb-kmulti spin S [ret]   the same link, then getpgid() in a loop for S
  *                            seconds (workbench/itrace.py steps one call)
+ *   wb-kmulti info           check the order of a link's addresses in link
+ *                            info, as 6.12 gives it: a link by names
+ *                            without cookies lists them in the names'
+ *                            strcmp() order, one with cookies by address
+ *                            with each cookie beside its address; exits 0
+ *                            when both hold
  *
  * Output lines: BENCH <name> <value> <unit>, as the bench job prints them.
  */
@@ -216,6 +222,107 @@ static int spin(int prog, long secs, int ret)
 	return 0;
 }
 
+/* The address /proc/kallsyms gives @name, or 0. */
+static uint64_t ksym_addr(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long addr;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	uint64_t found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static int link_addrs(int link, uint64_t *addrs, uint64_t *cookies,
+		      unsigned int n)
+{
+	struct bpf_link_info info;
+	union bpf_attr a;
+
+	memset(&info, 0, sizeof(info));
+	info.kprobe_multi.addrs = (uintptr_t)addrs;
+	info.kprobe_multi.cookies = (uintptr_t)cookies;
+	info.kprobe_multi.count = n;
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = link;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uintptr_t)&info;
+	if (bpf(BPF_OBJ_GET_INFO_BY_FD, &a) || info.kprobe_multi.count != n) {
+		printf("link info: %s, count %u\n", strerror(errno),
+		       info.kprobe_multi.count);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_info(int prog)
+{
+	/* not in strcmp() order, and not in address order either */
+	const char *names[] = {
+		"__x64_sys_getppid", "__x64_sys_getpgid", "__x64_sys_getpid",
+	};
+	uint64_t cookies[] = { 30, 10, 20 }, want[3], got[3], gotc[3];
+	unsigned int i, j, bad = 0;
+	const char *sorted[3];
+	union bpf_attr a;
+	int link;
+
+	/* without cookies: the names' strcmp() order */
+	link = attach(prog, names, 3, 0);
+	if (link < 0 || link_addrs(link, got, gotc, 3))
+		return 1;
+	close(link);
+	memcpy(sorted, names, sizeof(sorted));
+	qsort(sorted, 3, sizeof(*sorted), cmp_str);
+	for (i = 0; i < 3; i++) {
+		/* the link holds call sites: at most an ENDBR past the start */
+		want[i] = ksym_addr(sorted[i]);
+		printf("no cookies: %s want %llx got %llx cookie %llu\n",
+		       sorted[i], (unsigned long long)want[i],
+		       (unsigned long long)got[i], (unsigned long long)gotc[i]);
+		bad += !want[i] || want[i] > got[i] || got[i] - want[i] > 16 ||
+		       gotc[i];
+	}
+
+	/* with cookies: by address, each cookie beside its address */
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.link_create.kprobe_multi.syms = (uintptr_t)names;
+	a.link_create.kprobe_multi.cookies = (uintptr_t)cookies;
+	a.link_create.kprobe_multi.cnt = 3;
+	link = bpf(BPF_LINK_CREATE, &a);
+	if (link < 0 || link_addrs(link, got, gotc, 3)) {
+		printf("cookie link: %s\n", strerror(errno));
+		return 1;
+	}
+	close(link);
+	for (i = 0; i < 3; i++) {
+		uint64_t addr = 0, cookie = 0;
+
+		for (j = 0; j < 3; j++) {
+			uint64_t w = ksym_addr(names[j]);
+
+			if (w <= got[i] && got[i] - w <= 16) {
+				addr = w;
+				cookie = cookies[j];
+			}
+		}
+		printf("cookies: got %llx cookie %llu (want cookie %llu)\n",
+		       (unsigned long long)got[i], (unsigned long long)gotc[i],
+		       (unsigned long long)cookie);
+		bad += !addr || gotc[i] != cookie || (i && got[i] <= got[i - 1]);
+	}
+	printf("%s\n", bad ? "FAIL" : "PASS");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int prog;
@@ -232,5 +339,7 @@ int main(int argc, char **argv)
 		return bench_hit(prog, atol(argv[2]), argc > 3);
 	if (!strcmp(argv[1], "spin") && argc > 2)
 		return spin(prog, atol(argv[2]), argc > 3);
+	if (!strcmp(argv[1], "info"))
+		return check_info(prog);
 	return 2;
 }

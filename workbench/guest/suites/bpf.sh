@@ -100,3 +100,14 @@ else
 	n=$((n + 1))
 	echo "ok $n livepatch and BPF trampoline # SKIP no test_klp_livepatch.ko"
 fi
+
+# Link info of a kprobe_multi link by names lists the addresses as 6.12
+# does: in the names' strcmp() order without cookies, by address (each
+# cookie beside its address) with them.  Raw bpf(2), no bpftrace needed.
+n=$((n + 1))
+if wb-kmulti info > /tmp/km.log 2>&1; then
+	echo "ok $n kprobe_multi link info lists addresses as 6.12 does"
+else
+	sed 's/^/# /' /tmp/km.log
+	echo "not ok $n kprobe_multi link info lists addresses as 6.12 does"
+fi
