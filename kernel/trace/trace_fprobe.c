@@ -139,6 +139,35 @@ tfp_stack_word(struct ftrace_regs *fregs, unsigned int n)
 }
 
 /*
+ * The load stages that read the hit itself; false for the others, which
+ * the library's common code runs.
+ */
+static nokprobe_inline bool tfp_load(const struct fetch_insn *code,
+				     struct ftrace_regs *fregs, void *edata,
+				     unsigned long *val)
+{
+	switch (code->op) {
+	case FETCH_OP_ARG:	/* at entry, or on a tracepoint stub */
+		*val = ftrace_regs_get_argument(fregs, code->param);
+		return true;
+	case FETCH_OP_EDATA:	/* at exit: the copy saved at entry */
+		*val = *(unsigned long *)(edata + code->offset);
+		return true;
+	case FETCH_OP_RETVAL:
+		*val = ftrace_regs_get_return_value(fregs);
+		return true;
+	case FETCH_OP_STACKP:
+		*val = ftrace_regs_get_stack_pointer(fregs);
+		return true;
+	case FETCH_OP_STACK:
+		*val = tfp_stack_word(fregs, code->param);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * The library's hook for the load stage (trace_probe_tmpl.h).  @rec is the
  * struct ftrace_regs of the hit; @edata the words saved at entry for an
  * exit probe.  The programs come from our parser, not from user space.
@@ -147,7 +176,6 @@ static int
 process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
 		   void *dest, void *base)
 {
-	struct ftrace_regs *fregs = rec;
 	unsigned long val;
 	int ret;
 
@@ -155,25 +183,7 @@ process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
 	if (code->op == FETCH_NOP_SYMBOL)
 		code++;
 
-	switch (code->op) {
-	case FETCH_OP_STACK:
-		val = tfp_stack_word(fregs, code->param);
-		break;
-	case FETCH_OP_STACKP:
-		val = ftrace_regs_get_stack_pointer(fregs);
-		break;
-	case FETCH_OP_RETVAL:
-		val = ftrace_regs_get_return_value(fregs);
-		break;
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-	case FETCH_OP_ARG:
-		val = ftrace_regs_get_argument(fregs, code->param);
-		break;
-	case FETCH_OP_EDATA:
-		val = *(unsigned long *)(edata + code->offset);
-		break;
-#endif
-	default:
+	if (!tfp_load(code, rec, edata, &val)) {
 		ret = process_common_fetch_insn(code, &val);
 		if (ret < 0)
 			return ret;
@@ -818,23 +828,27 @@ static struct trace_fprobe *tfp_find_event(const char *group,
 	return NULL;
 }
 
-/* Does one of @event_tp's probes sit where @tf does with @tf's arguments? */
+/* The same site with the same argument expressions: a probe given twice. */
+static bool tfp_same_probe(struct trace_fprobe *a, struct trace_fprobe *b)
+{
+	unsigned int i;
+
+	if (strcmp(a->where, b->where) || a->tp.nr_args != b->tp.nr_args)
+		return false;
+	for (i = 0; i < a->tp.nr_args; i++) {
+		if (strcmp(a->tp.args[i].comm, b->tp.args[i].comm))
+			return false;
+	}
+	return true;
+}
+
 static bool tfp_duplicate(struct trace_probe *event_tp,
 			  struct trace_fprobe *tf)
 {
 	struct trace_probe *pos;
-	unsigned int i;
 
 	list_for_each_entry(pos, trace_probe_probe_list(event_tp), list) {
-		struct trace_fprobe *other = tfp_from_tp(pos);
-
-		if (strcmp(other->where, tf->where))
-			continue;
-		for (i = 0; i < tf->tp.nr_args; i++) {
-			if (strcmp(other->tp.args[i].comm, tf->tp.args[i].comm))
-				break;
-		}
-		if (i == tf->tp.nr_args)
+		if (tfp_same_probe(tfp_from_tp(pos), tf))
 			return true;
 	}
 	return false;
