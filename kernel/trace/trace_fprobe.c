@@ -695,7 +695,7 @@ static void tfp_module_coming(struct module *mod)
 	struct dyn_event *pos;
 	int ret;
 
-	tfp_module_gen++;
+	WRITE_ONCE(tfp_module_gen, tfp_module_gen + 1);
 	for_each_dyn_event(pos) {
 		struct tfp_tp_query q = {};
 

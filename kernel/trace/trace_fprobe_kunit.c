@@ -81,18 +81,22 @@ static bool tfpk_listing(const char *group, const char *event, char *buf,
 	return found;
 }
 
+/* @listing_btf: where BTF names the arguments, if that changes the text */
 struct tfpk_accept_case {
 	const char *cmd;
 	const char *group;
 	const char *event;
 	const char *listing;
+	const char *listing_btf;
 };
 
 static const struct tfpk_accept_case tfpk_accept_cases[] = {
 	{ "f:tfpk/e1 tfpk_target", TFPK_GROUP, "e1",
 	  "f:tfpk/e1 tfpk_target" },
-	{ "f tfpk_target a=$arg1 $arg2:s64", "fprobes", "tfpk_target__entry",
-	  "f:fprobes/tfpk_target__entry tfpk_target a=$arg1 arg2=$arg2:s64" },
+	/* an unnamed $argN is "argN", or with BTF the parameter's name */
+	{ "f tfpk_target a=$arg1 $arg2", "fprobes", "tfpk_target__entry",
+	  "f:fprobes/tfpk_target__entry tfpk_target a=$arg1 arg2=$arg2",
+	  "f:fprobes/tfpk_target__entry tfpk_target a=$arg1 b=b" },
 	/* $retval alone makes an exit probe */
 	{ "f tfpk_target $retval", "fprobes", "tfpk_target__exit",
 	  "f:fprobes/tfpk_target__exit tfpk_target%return arg1=$retval" },
@@ -119,7 +123,12 @@ static void tfpk_accepted_and_listed(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test,
 				      tfpk_listing(c->group, c->event, buf,
 						   sizeof(buf)), "%s", c->cmd);
-		KUNIT_EXPECT_STREQ_MSG(test, buf, c->listing, "%s", c->cmd);
+		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && c->listing_btf)
+			KUNIT_EXPECT_STREQ_MSG(test, buf, c->listing_btf, "%s",
+					       c->cmd);
+		else
+			KUNIT_EXPECT_STREQ_MSG(test, buf, c->listing, "%s",
+					       c->cmd);
 	}
 	tfpk_remove_all();
 	KUNIT_EXPECT_FALSE(test, tfpk_listing(TFPK_GROUP, "e1", buf,
@@ -388,6 +397,47 @@ static void tfpk_exit_record(struct kunit *test)
 	tfpk_teardown(&env, TFPK_GROUP, "ext");
 }
 
+static void tfpk_check_btf_exit(struct kunit *test,
+				struct trace_event_call *call,
+				struct trace_entry *ent)
+{
+	KUNIT_EXPECT_EQ(test, (long)tfpk_field(test, ent, call, "a"), -2L);
+	KUNIT_EXPECT_EQ(test, (long)tfpk_field(test, ent, call, "b"), -40L);
+	KUNIT_EXPECT_EQ(test, (long)tfpk_field(test, ent, call, "ret"), -46L);
+}
+
+/*
+ * With BTF, parameters by name and a typed $retval: the fields get the C
+ * types (int a -> 4 signed bytes, long b -> 8), read at exit from entry.
+ */
+static void tfpk_btf_names_and_types(struct kunit *test)
+{
+	struct ftrace_event_field *f;
+	struct tfpk_env env = {};
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF arguments in this kernel");
+
+	tfpk_setup(test, &env, "f:tfpk/btf tfpk_target%return a b ret=$retval",
+		   TFPK_GROUP, "btf");
+	f = trace_find_event_field(env.call, "a");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->size, 4);
+	KUNIT_EXPECT_TRUE(test, f->is_signed);
+	f = trace_find_event_field(env.call, "b");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->size, 8);
+	KUNIT_EXPECT_TRUE(test, f->is_signed);
+	f = trace_find_event_field(env.call, "ret");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->size, 4);
+
+	tfpk_target(-2, -40);
+	KUNIT_EXPECT_EQ(test, tfpk_consume(test, &env, tfpk_check_btf_exit), 1);
+
+	tfpk_teardown(&env, TFPK_GROUP, "btf");
+}
+
 /* Drain the instance; count the records of @calls[i] into @counts[i]. */
 static void tfpk_count(struct tfpk_env *env, struct trace_event_call **calls,
 		       int *counts, int nr)
@@ -516,6 +566,7 @@ static struct kunit_case tfpk_cases[] = {
 	KUNIT_CASE(tfpk_entry_record),
 	KUNIT_CASE(tfpk_exit_record),
 	KUNIT_CASE(tfpk_entry_and_exit_counts),
+	KUNIT_CASE(tfpk_btf_names_and_types),
 	KUNIT_CASE(tfpk_tracepoint_record),
 	KUNIT_CASE(tfpk_busy_while_enabled),
 	{}
