@@ -529,20 +529,18 @@ static int tfp_event_reg(struct trace_event_call *call, enum trace_reg type,
 	if (!tp)
 		return -ENODEV;
 
-	switch (type) {
-	case TRACE_REG_REGISTER:
+	if (type == TRACE_REG_REGISTER)
 		return tfp_enable(tp, data);
-	case TRACE_REG_UNREGISTER:
+	if (type == TRACE_REG_UNREGISTER)
 		return tfp_disable(tp, data);
 #ifdef CONFIG_PERF_EVENTS
-	case TRACE_REG_PERF_REGISTER:
+	/* perf has no file; OPEN, CLOSE, ADD and DEL need nothing of us */
+	if (type == TRACE_REG_PERF_REGISTER)
 		return tfp_enable(tp, NULL);
-	case TRACE_REG_PERF_UNREGISTER:
+	if (type == TRACE_REG_PERF_UNREGISTER)
 		return tfp_disable(tp, NULL);
 #endif
-	default:
-		return 0;
-	}
+	return 0;
 }
 
 /* ---- Hooking a definition onto its function or tracepoint ---- */
