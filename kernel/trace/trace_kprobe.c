@@ -103,10 +103,6 @@ static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
 	return container_of(ev, struct trace_kprobe, devent);
 }
 
-#define for_each_trace_kprobe(tk, pos)				\
-	for_each_dyn_event(pos)					\
-		if (is_trace_kprobe(pos) && ((tk) = to_trace_kprobe(pos)))
-
 /* The first probe of the event behind @call, or NULL */
 static struct trace_kprobe *tk_of_call(struct trace_event_call *call)
 {
@@ -157,17 +153,42 @@ static void tk_format_site(struct trace_kprobe *tk, char *buf, size_t size)
 		snprintf(buf, size, "%s", tk->symbol);
 }
 
-/* Is @tk on a symbol of @mod ("MOD:SYM")? */
-static bool tk_on_module(struct trace_kprobe *tk, struct module *mod)
-{
-	const char *name = module_name(mod);
-	size_t len = strlen(name);
-
-	return tk->symbol && !strncmp(tk->symbol, name, len) &&
-	       tk->symbol[len] == ':';
-}
-
 /* ---- The fetch interpreter's load stage: registers of the hit ---- */
+
+/*
+ * Load ops that read the state of the hit: *@val gets the value and the
+ * answer is true, or the answer is false for any other op.
+ */
+static nokprobe_inline bool tk_load_from_hit(const struct fetch_insn *insn,
+					     struct pt_regs *regs, void *edata,
+					     unsigned long *val)
+{
+	switch (insn->op) {
+	case FETCH_OP_RETVAL:
+		*val = regs_return_value(regs);
+		return true;
+	case FETCH_OP_STACKP:
+		*val = kernel_stack_pointer(regs);
+		return true;
+	case FETCH_OP_STACK:
+		*val = regs_get_kernel_stack_nth(regs, insn->param);
+		return true;
+	case FETCH_OP_REG:
+		*val = regs_get_register(regs, insn->param);
+		return true;
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+	case FETCH_OP_EDATA:
+		/* a return probe's copy of an argument, saved at entry */
+		*val = *(unsigned long *)(edata + insn->offset);
+		return true;
+	case FETCH_OP_ARG:
+		*val = regs_get_kernel_argument(regs, insn->param);
+		return true;
+#endif
+	default:
+		return false;
+	}
+}
 
 /*
  * The library's hook (trace_probe_tmpl.h).  @rec is the pt_regs of the
@@ -177,42 +198,20 @@ static int
 process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
 		   void *dest, void *base)
 {
-	struct pt_regs *regs = rec;
 	unsigned long val;
-	int ret;
+	int ret = 0;
 
 	/* "@SYM" keeps its name in front of the IMM holding its address. */
 	if (code->op == FETCH_NOP_SYMBOL)
 		code++;
 
-	switch (code->op) {
-	case FETCH_OP_REG:
-		val = regs_get_register(regs, code->param);
-		break;
-	case FETCH_OP_STACK:
-		val = regs_get_kernel_stack_nth(regs, code->param);
-		break;
-	case FETCH_OP_STACKP:
-		val = kernel_stack_pointer(regs);
-		break;
-	case FETCH_OP_RETVAL:
-		val = regs_return_value(regs);
-		break;
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-	case FETCH_OP_ARG:
-		val = regs_get_kernel_argument(regs, code->param);
-		break;
-	case FETCH_OP_EDATA:
-		val = *(unsigned long *)(edata + code->offset);
-		break;
-#endif
-	default:
+	if (!tk_load_from_hit(code, rec, edata, &val))
 		ret = process_common_fetch_insn(code, &val);
-		if (ret < 0)
-			return ret;
-	}
+	if (ret < 0)
+		return ret;
 	return process_fetch_insn_bottom(code + 1, val, dest, base);
 }
+
 NOKPROBE_SYMBOL(process_fetch_insn)
 
 /* ---- A hit: records for trace instances and perf ---- */
@@ -287,6 +286,7 @@ static void tk_trace(struct tk_hit *hit)
 	trace_probe_for_each_link_rcu(link, &tk->tp)
 		tk_trace_one(hit, link->file, dsize);
 }
+
 NOKPROBE_SYMBOL(tk_trace);
 
 #ifdef CONFIG_PERF_EVENTS
@@ -334,6 +334,7 @@ static int tk_perf(struct tk_hit *hit)
 			      events, NULL);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(tk_perf);
 #else
 static int tk_perf(struct tk_hit *hit)
@@ -365,6 +366,7 @@ static int tk_entry_dispatch(struct kprobe *kp, struct pt_regs *regs)
 
 	return tk_hit(&hit);
 }
+
 NOKPROBE_SYMBOL(tk_entry_dispatch);
 
 /*
@@ -385,6 +387,7 @@ static int tk_return_dispatch(struct kretprobe_instance *ri,
 	tk_hit(&hit);
 	return 0;	/* the return value means nothing to kretprobes */
 }
+
 NOKPROBE_SYMBOL(tk_return_dispatch);
 
 /* Entry handler of a return probe with $argN: save them for the return. */
@@ -399,6 +402,7 @@ static int tk_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	store_trace_entry_data(ri->data, &tk->tp, regs);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(tk_return_entry);
 
 /* ---- The trace event: fields, output, enable and disable ---- */
@@ -416,12 +420,14 @@ static int tk_define_fields(struct trace_event_call *event_call)
 
 		DEFINE_FIELD(unsigned long, func, FIELD_STRING_FUNC, 0);
 		DEFINE_FIELD(unsigned long, ret_ip, FIELD_STRING_RETIP, 0);
+
 		return traceprobe_define_arg_fields(event_call, sizeof(field),
 						    &tk->tp);
 	} else {
 		struct kprobe_trace_entry_head field;
 
 		DEFINE_FIELD(unsigned long, ip, FIELD_STRING_IP, 0);
+
 		return traceprobe_define_arg_fields(event_call, sizeof(field),
 						    &tk->tp);
 	}
@@ -720,16 +726,17 @@ static bool tk_waits_for_module(struct trace_kprobe *tk)
 #endif
 
 #if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
-/* Is the function containing @addr built without a call site (notrace)? */
+/*
+ * Is the function containing @addr built without a call site (notrace)?
+ * Unknown addresses are left to the kprobes core to judge.
+ */
 static bool tk_func_is_notrace(unsigned long addr)
 {
 	unsigned long size, offs;
 
 	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &offs))
 		return false;
-	addr -= offs;
-	/* the range is inclusive */
-	return !ftrace_location_range(addr, addr + size - 1);
+	return !ftrace_location(addr - offs);
 }
 
 /*
@@ -741,17 +748,13 @@ static bool tk_in_notrace(struct trace_kprobe *tk)
 {
 	unsigned long addr = tk_address(tk);
 	char name[KSYM_NAME_LEN];
-	char *dot;
 
 	if (!tk_func_is_notrace(addr))
 		return false;
-	if (lookup_symbol_name(addr, name))
+	if (lookup_symbol_name(addr, name) || !strchr(name, '.'))
 		return true;
-	dot = strchr(name, '.');
-	if (!dot)
-		return true;
-	*dot = '\0';
-	addr = (unsigned long)kprobe_lookup_name(name, 0);
+	name[strcspn(name, ".")] = '\0';
+	addr = kallsyms_lookup_name(name);
 	return !addr || tk_func_is_notrace(addr);
 }
 #else
@@ -892,7 +895,10 @@ static struct trace_kprobe *tk_find(const char *event, const char *group)
 	struct trace_kprobe *tk;
 	struct dyn_event *pos;
 
-	for_each_trace_kprobe(tk, pos) {
+	for_each_dyn_event(pos) {
+		if (!is_trace_kprobe(pos))
+			continue;
+		tk = to_trace_kprobe(pos);
 		if (!strcmp(trace_probe_name(&tk->tp), event) &&
 		    !strcmp(trace_probe_group_name(&tk->tp), group))
 			return tk;
@@ -1682,20 +1688,19 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 			bool perf_type_tracepoint)
 {
 	struct trace_event_call *call = event->tp_event;
-	struct trace_kprobe *tk;
+	struct trace_kprobe *tk = perf_type_tracepoint ?
+		tk_find(trace_event_name(call), call->class->system) :
+		tk_of_call(call);
+	bool show_addr;
 
-	if (perf_type_tracepoint)
-		tk = tk_find(trace_event_name(call), call->class->system);
-	else
-		tk = tk_of_call(call);
 	if (!tk)
 		return -EINVAL;
 
-	*fd_type = tk->is_return ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
-	*probe_offset = tk->rp.kp.offset;
-	*probe_addr = kallsyms_show_value(current_cred()) ?
-		      (unsigned long)tk->rp.kp.addr : 0;
+	show_addr = kallsyms_show_value(current_cred());
 	*symbol = tk->symbol;
+	*probe_offset = tk->rp.kp.offset;
+	*probe_addr = show_addr ? (u64)(unsigned long)tk->rp.kp.addr : 0;
+	*fd_type = tk->is_return ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
 	if (missed)
 		*missed = tk_missed(tk);
 	return 0;
@@ -1773,6 +1778,16 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 /* ---- Modules: probes on a module's symbols follow its loads ---- */
 
 #ifdef CONFIG_MODULES
+/* Is @tk on a symbol of @mod ("MOD:SYM")? */
+static bool tk_on_module(struct trace_kprobe *tk, struct module *mod)
+{
+	const char *name = module_name(mod);
+	size_t len = strlen(name);
+
+	return tk->symbol && !strncmp(tk->symbol, name, len) &&
+	       tk->symbol[len] == ':';
+}
+
 /* Register @tk on @mod, which is coming; its symbol must be unique there. */
 static int tk_register_on_module(struct trace_kprobe *tk, struct module *mod)
 {
@@ -1795,7 +1810,10 @@ static int tk_module_notify(struct notifier_block *nb, unsigned long val,
 		return NOTIFY_DONE;
 
 	guard(mutex)(&event_mutex);
-	for_each_trace_kprobe(tk, pos) {
+	for_each_dyn_event(pos) {
+		if (!is_trace_kprobe(pos))
+			continue;
+		tk = to_trace_kprobe(pos);
 		if (!tk_on_module(tk, mod))
 			continue;
 		/* a probe left "gone" by an earlier load of the module */
@@ -1861,10 +1879,14 @@ static void __init tk_boot_setup(void)
 	if (!tr)
 		return;
 	guard(mutex)(&event_mutex);
-	for_each_trace_kprobe(tk, pos) {
-		list_for_each_entry(file, &tr->events, list)
-			if (file->event_call == trace_probe_event_call(&tk->tp))
-				trace_event_enable_disable(file, 1, 0);
+	for_each_dyn_event(pos) {
+		if (!is_trace_kprobe(pos))
+			continue;
+		tk = to_trace_kprobe(pos);
+		file = find_event_file(tr, trace_probe_group_name(&tk->tp),
+				       trace_probe_name(&tk->tp));
+		if (file)
+			trace_event_enable_disable(file, 1, 0);
 	}
 }
 
@@ -1946,27 +1968,14 @@ int tk_test_counts(const char *group, const char *event, unsigned long *hits,
 /* ---- Boot-time selftest (CONFIG_FTRACE_STARTUP_TEST) ---- */
 
 #ifdef CONFIG_FTRACE_STARTUP_TEST
-static __init struct trace_event_file *tk_selftest_file(const char *event)
-{
-	struct trace_array *tr = top_trace_array();
-	struct trace_event_file *file;
-	struct trace_kprobe *tk = tk_find(event, KPROBE_EVENT_SYSTEM);
-
-	if (!tk || !tr)
-		return NULL;
-	list_for_each_entry(file, &tr->events, list)
-		if (file->event_call == trace_probe_event_call(&tk->tp))
-			return file;
-	return NULL;
-}
-
 /* Enable (@on) or disable the test event @event; 0 on success. */
 static __init int tk_selftest_switch(const char *event, int on)
 {
+	struct trace_array *tr = top_trace_array();
 	struct trace_event_file *file;
 
 	guard(mutex)(&event_mutex);
-	file = tk_selftest_file(event);
+	file = tr ? find_event_file(tr, KPROBE_EVENT_SYSTEM, event) : NULL;
 	return file ? trace_event_enable_disable(file, on, 0) : -ENOENT;
 }
 
@@ -1992,7 +2001,6 @@ static __init int tk_selftest(void)
 		"r:testprobe2 kprobe_trace_selftest_target $retval",
 	};
 	static const char * const names[] = { "testprobe", "testprobe2" };
-	int (*target)(int, int, int, int, int, int);
 	const char *why = NULL;
 	int i, ret;
 
@@ -2001,15 +2009,13 @@ static __init int tk_selftest(void)
 	if (tracing_selftest_disabled)
 		return 0;
 
-	pr_info("Testing kprobe tracing: ");
-	target = kprobe_trace_selftest_target;
 	for (i = 0; i < ARRAY_SIZE(defs) && !why; i++) {
 		if (tk_events_run(defs[i]))
 			why = "cannot define the test events";
 		else if (tk_selftest_switch(names[i], 1))
 			why = "cannot enable the test events";
 	}
-	if (!why && target(1, 2, 3, 4, 5, 6) != 21)
+	if (!why && kprobe_trace_selftest_target(1, 2, 3, 4, 5, 6) != 21)
 		why = "the target returned a wrong sum";
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!why && tk_selftest_hits(names[i]) != 1)
@@ -2023,9 +2029,9 @@ static __init int tk_selftest(void)
 	/* the optimizer must be done before __init text goes */
 	wait_for_kprobe_optimizer();
 	if (why)
-		pr_cont("FAILED: %s\n", why);
+		pr_err("Testing kprobe tracing: FAILED: %s\n", why);
 	else
-		pr_cont("OK\n");
+		pr_info("Testing kprobe tracing: OK\n");
 	return 0;
 }
 late_initcall(tk_selftest);
