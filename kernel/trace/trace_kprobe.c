@@ -38,8 +38,11 @@
  *  - Local probes made for perf's kprobe PMU (create_local_trace_kprobe())
  *    are never on the dyn_event list and belong to that perf event alone.
  *
- * Where this differs from 6.12 on purpose: the first word must be "p",
- * "r" or "rMAXACTIVE", alone or followed by ':' (6.12 took "px" as "p");
+ * Where this differs from 6.12 on purpose: no probe of an enabled event
+ * can be removed (6.12 removed the siblings of an enabled event, so that
+ * "-:GRP/EVENT" failed with EBUSY after removing all probes but one);
+ * the first word must be "p", "r" or "rMAXACTIVE", alone or followed by
+ * ':' (6.12 took "px" as "p");
  * every definition kprobe_events refuses leaves an error_log entry (6.12
  * left none for a line that names no probe point, a uprobe-style site, or
  * more than MAX_TRACE_ARGS arguments: now NO_PROBE_POINT, BAD_PROBE_TYPE,
@@ -93,13 +96,11 @@ struct trace_kprobe {
 
 static struct dyn_event_operations trace_kprobe_ops;
 
-static bool is_trace_kprobe(struct dyn_event *ev)
+/* The kprobe event behind @ev, or NULL when @ev is another kind's */
+static struct trace_kprobe *tk_of_dyn(struct dyn_event *ev)
 {
-	return ev->ops == &trace_kprobe_ops;
-}
-
-static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
-{
+	if (ev->ops != &trace_kprobe_ops)
+		return NULL;
 	return container_of(ev, struct trace_kprobe, devent);
 }
 
@@ -660,12 +661,10 @@ static struct module *tk_module_get(const char *name)
 {
 	struct module *mod;
 
-	rcu_read_lock_sched();
+	/* find_module() needs the module list stable: no preemption */
+	guard(preempt)();
 	mod = find_module(name);
-	if (mod && !try_module_get(mod))
-		mod = NULL;
-	rcu_read_unlock_sched();
-	return mod;
+	return mod && try_module_get(mod) ? mod : NULL;
 }
 #else
 static struct module *tk_module_get(const char *name)
@@ -713,9 +712,8 @@ static bool tk_waits_for_module(struct trace_kprobe *tk)
 	if (!colon || colon - tk->symbol >= MODULE_NAME_LEN)
 		return false;
 	strscpy(modname, tk->symbol, colon - tk->symbol + 1);
-	rcu_read_lock_sched();
-	loaded = find_module(modname);
-	rcu_read_unlock_sched();
+	scoped_guard(preempt)
+		loaded = find_module(modname);
 	return !loaded;
 }
 #else
@@ -896,9 +894,9 @@ static struct trace_kprobe *tk_find(const char *event, const char *group)
 	struct dyn_event *pos;
 
 	for_each_dyn_event(pos) {
-		if (!is_trace_kprobe(pos))
+		tk = tk_of_dyn(pos);
+		if (!tk)
 			continue;
-		tk = to_trace_kprobe(pos);
 		if (!strcmp(trace_probe_name(&tk->tp), event) &&
 		    !strcmp(trace_probe_group_name(&tk->tp), group))
 			return tk;
@@ -1003,18 +1001,19 @@ static int tk_publish(struct trace_kprobe *tk)
 
 /*
  * Remove and free @tk (event_mutex held).  The last probe of an event
- * takes the event along, and only while nobody uses it.  A probe with
- * siblings may go while the event is enabled: unregistering waits for
- * its handlers.
+ * takes the event along, and only while nobody holds it.  No probe of an
+ * enabled event goes: "-:GRP/EVENT" removes the probes one by one, and
+ * must not stop half way with some of them gone (6.12 removed siblings
+ * of an enabled event, then failed on the last one).
  */
 static int tk_remove(struct trace_kprobe *tk)
 {
 	struct trace_probe *tp = &tk->tp;
 	int ret;
 
+	if (trace_probe_is_enabled(tp))
+		return -EBUSY;
 	if (!trace_probe_has_sibling(tp)) {
-		if (trace_probe_is_enabled(tp))
-			return -EBUSY;
 		if (trace_event_dyn_busy(trace_probe_event_call(tp)))
 			return -EBUSY;
 		ret = trace_probe_unregister_event_call(tp);
@@ -1114,12 +1113,14 @@ static int tk_parse_symbol(const char *word, struct tk_head *h)
 		trace_probe_log_err(0, BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
-	ret = tk_check_symbol(h->symbol);
-	if (ret) {
-		if (ret == -EADDRNOTAVAIL)
-			trace_probe_log_err(0, NON_UNIQ_SYMBOL);
-		else
-			trace_probe_log_err(0, BAD_PROBE_ADDR);
+	switch (tk_check_symbol(h->symbol)) {
+	case 0:
+		break;
+	case -EADDRNOTAVAIL:
+		trace_probe_log_err(0, NON_UNIQ_SYMBOL);
+		return -EINVAL;
+	default:
+		trace_probe_log_err(0, BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
 
@@ -1183,12 +1184,19 @@ static int tk_parse_args(struct trace_kprobe *tk, int argc, const char **argv,
 static void tk_log_register_error(int ret)
 {
 	trace_probe_log_set_index(1);
-	if (ret == -EILSEQ)
-		trace_probe_log_err(0, BAD_INSN_BNDRY);
-	else if (ret == -ENOENT)
+	switch (ret) {
+	case -ENOMEM:
+	case -EEXIST:		/* logged where the clash was found */
+		break;
+	case -ENOENT:		/* the symbol went, or never came */
 		trace_probe_log_err(0, BAD_PROBE_ADDR);
-	else if (ret != -ENOMEM && ret != -EEXIST)
+		break;
+	case -EILSEQ:		/* the kprobes core's instruction decoder */
+		trace_probe_log_err(0, BAD_INSN_BNDRY);
+		break;
+	default:
 		trace_probe_log_err(0, FAIL_REG_PROBE);
+	}
 }
 
 /* Build the probe that @argv defines from its parsed head, and publish it. */
@@ -1344,7 +1352,7 @@ static int tk_events_run(const char *cmd)
 
 static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
-	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	struct trace_kprobe *tk = tk_of_dyn(ev);
 	char site[MAX_ARGSTR_LEN + 1];
 	int i;
 
@@ -1377,7 +1385,7 @@ static bool tk_match_head(struct trace_kprobe *tk, int argc, const char **argv)
 static bool tk_dyn_match(const char *system, const char *event, int argc,
 			 const char **argv, struct dyn_event *ev)
 {
-	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	struct trace_kprobe *tk = tk_of_dyn(ev);
 
 	if (event[0] && strcmp(trace_probe_name(&tk->tp), event))
 		return false;
@@ -1388,12 +1396,12 @@ static bool tk_dyn_match(const char *system, const char *event, int argc,
 
 static bool tk_dyn_is_busy(struct dyn_event *ev)
 {
-	return trace_probe_is_enabled(&to_trace_kprobe(ev)->tp);
+	return trace_probe_is_enabled(&tk_of_dyn(ev)->tp);
 }
 
 static int tk_dyn_free(struct dyn_event *ev)
 {
-	return tk_remove(to_trace_kprobe(ev));
+	return tk_remove(tk_of_dyn(ev));
 }
 
 static struct dyn_event_operations trace_kprobe_ops = {
@@ -1409,7 +1417,7 @@ static struct dyn_event_operations trace_kprobe_ops = {
 /* "  EVENT  HITS  MISSED", columns as in 6.12 */
 static int tk_show_profile(struct seq_file *m, struct dyn_event *ev)
 {
-	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	struct trace_kprobe *tk = tk_of_dyn(ev);
 
 	seq_printf(m, "  %-44s %15lu %15lu\n", trace_probe_name(&tk->tp),
 		   tk_hits(tk), tk_missed(tk));
@@ -1427,7 +1435,7 @@ static int tk_list_show(struct seq_file *m, void *v)
 	tk_show_fn show = m->private;
 	struct dyn_event *ev = v;
 
-	return is_trace_kprobe(ev) ? show(m, ev) : 0;
+	return tk_of_dyn(ev) ? show(m, ev) : 0;
 }
 
 static const struct seq_operations tk_list_seq_ops = {
@@ -1521,23 +1529,28 @@ void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
 }
 EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
 
+/* Append " @word" to @cmd. */
+static int tk_cmd_add_word(struct dynevent_cmd *cmd, const char *word)
+{
+	struct dynevent_arg arg;
+
+	dynevent_arg_init(&arg, 0);
+	arg.str = word;
+	return dynevent_arg_add(cmd, &arg, NULL);
+}
+
 /* Append the NULL-terminated list of fetch arguments @args to @cmd. */
 static int tk_cmd_add_args(struct dynevent_cmd *cmd, va_list args)
 {
-	struct dynevent_arg arg;
 	const char *field;
-	int ret;
+	int ret = 0;
 
-	dynevent_arg_init(&arg, 0);
-	while ((field = va_arg(args, const char *))) {
+	while (!ret && (field = va_arg(args, const char *))) {
 		if (++cmd->n_fields > MAX_TRACE_ARGS)
 			return -EINVAL;
-		arg.str = field;
-		ret = dynevent_arg_add(cmd, &arg, NULL);
-		if (ret)
-			return ret;
+		ret = tk_cmd_add_word(cmd, field);
 	}
-	return 0;
+	return ret;
 }
 
 /**
@@ -1559,7 +1572,6 @@ int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
 				 const char *name, const char *loc, ...)
 {
 	char head[MAX_EVENT_NAME_LEN];
-	struct dynevent_arg arg;
 	va_list args;
 	int ret;
 
@@ -1568,13 +1580,7 @@ int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
 
 	snprintf(head, sizeof(head), "%c:%s/%s", kretprobe ? 'r' : 'p',
 		 KPROBE_EVENT_SYSTEM, name);
-	ret = dynevent_str_add(cmd, head);
-	if (ret)
-		return ret;
-
-	dynevent_arg_init(&arg, 0);
-	arg.str = loc;
-	ret = dynevent_arg_add(cmd, &arg, NULL);
+	ret = dynevent_str_add(cmd, head) ?: tk_cmd_add_word(cmd, loc);
 	if (ret)
 		return ret;
 
@@ -1811,9 +1817,9 @@ static int tk_module_notify(struct notifier_block *nb, unsigned long val,
 
 	guard(mutex)(&event_mutex);
 	for_each_dyn_event(pos) {
-		if (!is_trace_kprobe(pos))
+		tk = tk_of_dyn(pos);
+		if (!tk)
 			continue;
-		tk = to_trace_kprobe(pos);
 		if (!tk_on_module(tk, mod))
 			continue;
 		/* a probe left "gone" by an earlier load of the module */
@@ -1880,9 +1886,9 @@ static void __init tk_boot_setup(void)
 		return;
 	guard(mutex)(&event_mutex);
 	for_each_dyn_event(pos) {
-		if (!is_trace_kprobe(pos))
+		tk = tk_of_dyn(pos);
+		if (!tk)
 			continue;
-		tk = to_trace_kprobe(pos);
 		file = find_event_file(tr, trace_probe_group_name(&tk->tp),
 				       trace_probe_name(&tk->tp));
 		if (file)
