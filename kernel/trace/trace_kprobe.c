@@ -770,36 +770,45 @@ static void tk_kprobe_reset(struct trace_kprobe *tk)
 	tk->registered = false;
 }
 
+/* Put addresses into the "@SYM" arguments (a module may have just come). */
+static int tk_resolve_symbols(struct trace_kprobe *tk)
+{
+	struct probe_arg *arg = tk->tp.args;
+	struct probe_arg *end = arg + tk->tp.nr_args;
+	int ret = 0;
+
+	while (!ret && arg < end)
+		ret = traceprobe_update_arg(arg++);
+	return ret;
+}
+
 /*
- * Hand @tk to the kprobes core, armed only if its event is enabled.
- * Resolves the "@SYM" arguments first (a module may have just come).
+ * Hand @tk to the kprobes core.  It starts armed only when its event is
+ * enabled already: a probe joining an enabled event, or one whose module
+ * just came.
  * Context: event_mutex held, or a local probe not shared yet.
  */
 static int tk_register(struct trace_kprobe *tk)
 {
-	int i, ret;
+	bool armed = trace_probe_is_enabled(&tk->tp);
+	int ret;
 
+	if (tk->registered)
+		return -EINVAL;
 	ret = security_locked_down(LOCKDOWN_KPROBES);
 	if (ret)
 		return ret;
-	if (tk->registered)
-		return -EINVAL;
 	if (tk_in_notrace(tk)) {
-		pr_warn("Could not probe notrace function %ps\n",
-			(void *)tk_address(tk));
+		pr_warn("%s: %ps is a notrace function, not probed\n",
+			trace_probe_name(&tk->tp), (void *)tk_address(tk));
 		return -EINVAL;
 	}
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&tk->tp.args[i]);
-		if (ret)
-			return ret;
-	}
+	ret = tk_resolve_symbols(tk);
+	if (ret)
+		return ret;
 
-	if (trace_probe_is_enabled(&tk->tp))
-		tk->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
-	else
-		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
-
+	tk->rp.kp.flags = (tk->rp.kp.flags & ~KPROBE_FLAG_DISABLED) |
+			  (armed ? 0 : KPROBE_FLAG_DISABLED);
 	ret = tk->is_return ? register_kretprobe(&tk->rp) :
 			      register_kprobe(&tk->rp.kp);
 	if (ret) {
@@ -828,7 +837,8 @@ static int tk_register_or_wait(struct trace_kprobe *tk)
 	int ret = tk_register(tk);
 
 	if (ret == -ENOENT && tk_waits_for_module(tk)) {
-		pr_warn("This probe might be able to register after target module is loaded. Continue.\n");
+		pr_info("%s: %s is not loaded; probed when it comes\n",
+			trace_probe_name(&tk->tp), tk->symbol);
 		return 0;
 	}
 	return ret;
@@ -904,24 +914,37 @@ static struct trace_kprobe *tk_find(const char *event, const char *group)
 	return NULL;
 }
 
+/* Are @a and @b on the same site? */
+static bool tk_same_site(struct trace_kprobe *a, struct trace_kprobe *b)
+{
+	if (!a->symbol || !b->symbol)
+		return !a->symbol && !b->symbol && a->rp.kp.addr == b->rp.kp.addr;
+	return !strcmp(a->symbol, b->symbol) &&
+	       a->rp.kp.offset == b->rp.kp.offset;
+}
+
+/*
+ * Do @a and @b fetch the same values?  Only called once their arguments
+ * are known to agree in number, names and types.
+ */
+static bool tk_same_fetches(struct trace_kprobe *a, struct trace_kprobe *b)
+{
+	unsigned int i = 0;
+
+	while (i < a->tp.nr_args &&
+	       !strcmp(a->tp.args[i].comm, b->tp.args[i].comm))
+		i++;
+	return i == a->tp.nr_args;
+}
+
 /* Does @event already have a probe at @tk's site with @tk's arguments? */
 static bool tk_duplicates(struct trace_kprobe *event, struct trace_kprobe *tk)
 {
 	struct trace_kprobe *pos;
-	int i;
 
-	list_for_each_entry(pos, trace_probe_probe_list(&event->tp), tp.list) {
-		if (strcmp(pos->symbol ?: "", tk->symbol ?: "") ||
-		    pos->rp.kp.offset != tk->rp.kp.offset ||
-		    (!tk->symbol && pos->rp.kp.addr != tk->rp.kp.addr))
-			continue;
-		/* same number, names and types: compare what is fetched */
-		for (i = 0; i < tk->tp.nr_args; i++)
-			if (strcmp(pos->tp.args[i].comm, tk->tp.args[i].comm))
-				break;
-		if (i == tk->tp.nr_args)
+	list_for_each_entry(pos, trace_probe_probe_list(&event->tp), tp.list)
+		if (tk_same_site(pos, tk) && tk_same_fetches(pos, tk))
 			return true;
-	}
 	return false;
 }
 
@@ -972,7 +995,8 @@ static int tk_new_event(struct trace_kprobe *tk)
 		return ret;
 	}
 	if (ret) {
-		pr_warn("Failed to register probe event(%d)\n", ret);
+		pr_warn("%s: cannot register the event: %d\n",
+			trace_probe_name(&tk->tp), ret);
 		return ret;
 	}
 
@@ -1826,7 +1850,7 @@ static int tk_module_notify(struct notifier_block *nb, unsigned long val,
 		tk_unregister(tk);
 		ret = tk_register_on_module(tk, mod);
 		if (ret)
-			pr_warn("Failed to re-register probe %s on %s: %d\n",
+			pr_warn("%s: cannot probe module %s: %d\n",
 				trace_probe_name(&tk->tp), module_name(mod),
 				ret);
 	}
@@ -1879,7 +1903,7 @@ static void __init tk_boot_setup(void)
 			continue;
 		ret = tk_events_run(def);
 		if (ret)
-			pr_warn("Failed to add event(%d): %s\n", ret, def);
+			pr_warn("kprobe_event=: \"%s\" refused: %d\n", def, ret);
 	}
 
 	if (!tr)
