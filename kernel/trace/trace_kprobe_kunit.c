@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the kprobe event layer (trace_kprobe.c).
+ *
+ * Definitions are run as lines written to kprobe_events (through the
+ * layer's test hooks, trace_kprobe_test.h) and what a user observes is
+ * checked: whether a definition is accepted, with which errno it is
+ * refused, the error_log code and caret of a refusal, the canonical line
+ * kprobe_events lists, the fields of the event's record, the hits that
+ * kprobe_profile counts, and what removal accepts.
+ *
+ * The probed function is kprobe_trace_selftest_target(), which the kernel
+ * builds with a function-entry call site whenever kprobe events are built.
+ * Every event a case defines is in the group "kunit" and is removed by
+ * the case.  The caret of a refusal is written into the command as '^'
+ * (as upstream's ftracetest writes it), and taken out before the command
+ * runs.
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+#include "trace.h"
+#include "trace_kprobe_selftest.h"
+#include "trace_kprobe_test.h"
+#include "trace_probe_internal.h"
+
+#define TKK_FUNC	"kprobe_trace_selftest_target"
+#define TKK_GROUP	"kunit"
+#define TKK_LINE_MAX	256
+
+static int tkk_call_target(void)
+{
+	return kprobe_trace_selftest_target(1, 2, 3, 4, 5, 6);
+}
+
+/* Remove GROUP/EVENT; the case fails if that does not work. */
+static void tkk_remove(struct kunit *test, const char *event)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "-:%s/%s", TKK_GROUP, event);
+	KUNIT_EXPECT_EQ_MSG(test, tk_test_run(cmd), 0, "removing %s", event);
+}
+
+/* ---- accepted definitions and their canonical kprobe_events line ---- */
+
+struct tkk_listing_case {
+	const char *name;
+	const char *cmd;
+	const char *group;
+	const char *event;
+	const char *line;	/* as kprobe_events lists it, without '\n' */
+	/*
+	 * A return probe defined without MAXACTIVE: the listing shows the
+	 * one the kprobes core picked after "r" (as 6.12 does).
+	 */
+	bool core_maxactive;
+};
+
+/* What register_kretprobe() makes of maxactive 0 */
+static unsigned int tkk_default_maxactive(void)
+{
+	return max_t(unsigned int, 10, 2 * num_possible_cpus());
+}
+
+static const struct tkk_listing_case tkk_listing_cases[] = {
+	{ "entry_probe_named", "p:kunit/a " TKK_FUNC, TKK_GROUP, "a",
+	  "p:kunit/a " TKK_FUNC },
+	{ "zero_offset_is_not_shown", "p:kunit/b " TKK_FUNC "+0", TKK_GROUP,
+	  "b", "p:kunit/b " TKK_FUNC },
+	{ "return_probe_with_maxactive", "r7:kunit/c " TKK_FUNC " $retval",
+	  TKK_GROUP, "c", "r7:kunit/c " TKK_FUNC " arg1=$retval" },
+	{ "return_suffix_makes_return_probe",
+	  "p:kunit/d " TKK_FUNC "%return rv=$retval:s32", TKK_GROUP, "d",
+	  "r:kunit/d " TKK_FUNC " rv=$retval:s32", true },
+	{ "unnamed_arguments_get_argN",
+	  "p:kunit/e " TKK_FUNC " $stack0 $stack1:u16 +8($stack):x32 $comm",
+	  TKK_GROUP, "e",
+	  "p:kunit/e " TKK_FUNC " arg1=$stack0 arg2=$stack1:u16 arg3=+8($stack):x32 arg4=$comm" },
+	{ "default_group_and_event_name", "p " TKK_FUNC, "kprobes",
+	  "p_" TKK_FUNC "_0", "p:kprobes/p_" TKK_FUNC "_0 " TKK_FUNC },
+	{ "default_name_of_return_suffix", "p " TKK_FUNC "%return", "kprobes",
+	  "r_" TKK_FUNC "_0", "r:kprobes/r_" TKK_FUNC "_0 " TKK_FUNC,
+	  true },
+	{ "probe_on_module_not_loaded", "p:kunit/m kunit_nomod:kunit_nofunc",
+	  TKK_GROUP, "m", "p:kunit/m kunit_nomod:kunit_nofunc" },
+};
+
+static void tkk_listing_desc(const struct tkk_listing_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tkk_listing, tkk_listing_cases, tkk_listing_desc);
+
+static void accepted_definition_is_listed_canonically(struct kunit *test)
+{
+	const struct tkk_listing_case *c = test->param_value;
+	char *line = kunit_kzalloc(test, TKK_LINE_MAX, GFP_KERNEL);
+	char *want = kunit_kzalloc(test, TKK_LINE_MAX, GFP_KERNEL);
+	char cmd[80];
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	if (c->core_maxactive)
+		snprintf(want, TKK_LINE_MAX, "r%u%s", tkk_default_maxactive(),
+			 c->line + 1);
+	else
+		strscpy(want, c->line, TKK_LINE_MAX);
+	KUNIT_ASSERT_EQ(test, tk_test_run(c->cmd), 0);
+	ret = tk_test_listing(c->group, c->event, line, TKK_LINE_MAX);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_STREQ(test, strim(line), want);
+
+	/* the listed line names the probe for removal too */
+	snprintf(cmd, sizeof(cmd), "-:%s/%s", c->group, c->event);
+	KUNIT_EXPECT_EQ(test, tk_test_run(cmd), 0);
+	KUNIT_EXPECT_NULL(test, tk_test_call(c->group, c->event));
+}
+
+/* ---- refused definitions: errno, error_log code and caret ---- */
+
+struct tkk_refusal_case {
+	const char *name;
+	const char *cmd;	/* '^' marks the caret */
+	int err;		/* errno */
+	int code;		/* TP_ERR_* */
+};
+
+#define TKK_REFUSE(n, c, e, code) { n, c, -(e), TP_ERR_##code }
+
+static const struct tkk_refusal_case tkk_refusal_cases[] = {
+	TKK_REFUSE("maxactive_on_entry_probe", "p^100 " TKK_FUNC, EINVAL,
+		   BAD_MAXACT_TYPE),
+	TKK_REFUSE("maxactive_not_a_number", "r^1a1 " TKK_FUNC, EINVAL,
+		   BAD_MAXACT),
+	TKK_REFUSE("maxactive_zero", "r^0 " TKK_FUNC, EINVAL, BAD_MAXACT),
+	TKK_REFUSE("maxactive_too_big", "r^100000 " TKK_FUNC, EINVAL,
+		   MAXACT_TOO_BIG),
+	TKK_REFUSE("unknown_symbol", "p ^kunit_no_such_function", EINVAL,
+		   BAD_PROBE_ADDR),
+	TKK_REFUSE("bad_offset_syntax", "p ^" TKK_FUNC "+1000-1000", EINVAL,
+		   BAD_PROBE_ADDR),
+	TKK_REFUSE("return_probe_inside_function", "r ^" TKK_FUNC "+8",
+		   EINVAL, BAD_RETPROBE),
+	TKK_REFUSE("return_suffix_inside_function",
+		   "p ^" TKK_FUNC "+8%return", EINVAL, BAD_RETPROBE),
+	TKK_REFUSE("unknown_suffix", "p " TKK_FUNC "^%hoge", EINVAL,
+		   BAD_ADDR_SUFFIX),
+	TKK_REFUSE("retval_on_entry_probe", "p " TKK_FUNC " ^$retval", EINVAL,
+		   RETVAL_ON_PROBE),
+	TKK_REFUSE("group_without_name", "p:^/ev " TKK_FUNC, EINVAL,
+		   NO_GROUP_NAME),
+	TKK_REFUSE("bad_event_name", "p:kunit/^ev.1 " TKK_FUNC, EINVAL,
+		   BAD_EVENT_NAME),
+	TKK_REFUSE("bad_argument_after_good_one",
+		   "p " TKK_FUNC " $stack0 ^&1", EINVAL, BAD_FETCH_ARG),
+	/* ours: 6.12 refused these without an error_log entry */
+	TKK_REFUSE("kind_word_with_trailing_letters", "^px " TKK_FUNC, EINVAL,
+		   BAD_PROBE_TYPE),
+	TKK_REFUSE("no_probe_point", "p:kunit/ev^", EINVAL, NO_PROBE_POINT),
+	TKK_REFUSE("uprobe_site_in_kprobe_events", "p ^/bin/sh:0x10", EINVAL,
+		   BAD_PROBE_ADDR),
+};
+
+static void tkk_refusal_desc(const struct tkk_refusal_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tkk_refusal, tkk_refusal_cases, tkk_refusal_desc);
+
+/*
+ * Run @marked without its '^' and check the errno, the code of the
+ * error_log entry and that its caret is where the '^' was.
+ */
+static void tkk_expect_refusal(struct kunit *test, const char *marked,
+			       int err, int code)
+{
+	const char *caret = strchr(marked, '^');
+	struct tprobe_log_last last;
+	char *cmd;
+
+	KUNIT_ASSERT_NOT_NULL(test, caret);
+	cmd = kunit_kzalloc(test, strlen(marked), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	memcpy(cmd, marked, caret - marked);
+	memcpy(cmd + (caret - marked), caret + 1, strlen(caret + 1) + 1);
+
+	tprobe_log_forget_last();
+	KUNIT_EXPECT_EQ_MSG(test, tk_test_run(cmd), err, "%s", cmd);
+	tprobe_log_get_last(&last);
+	KUNIT_EXPECT_EQ_MSG(test, last.err, code, "%s", cmd);
+	KUNIT_EXPECT_EQ_MSG(test, last.pos, (int)(caret - marked), "%s", cmd);
+}
+
+static void refused_definition_logs_code_and_caret(struct kunit *test)
+{
+	const struct tkk_refusal_case *c = test->param_value;
+
+	tkk_expect_refusal(test, c->cmd, c->err, c->code);
+	/* nothing was left behind */
+	KUNIT_EXPECT_NULL(test, tk_test_call(TKK_GROUP, "ev"));
+	KUNIT_EXPECT_NULL(test, tk_test_call("kprobes", "p_" TKK_FUNC "_0"));
+}
+
+/* More than MAX_TRACE_ARGS arguments: -E2BIG, caret on the first extra. */
+static void too_many_arguments_are_logged(struct kunit *test)
+{
+	size_t room = 64 + (MAX_TRACE_ARGS + 1) * 10;
+	char *cmd = kunit_kzalloc(test, room, GFP_KERNEL);
+	size_t len;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	len = scnprintf(cmd, room, "p:kunit/many %s", TKK_FUNC);
+	for (i = 0; i <= MAX_TRACE_ARGS; i++)
+		len += scnprintf(cmd + len, room - len, " %s$stack%d",
+				 i == MAX_TRACE_ARGS ? "^" : "", i % 10);
+	tkk_expect_refusal(test, cmd, -E2BIG, TP_ERR_TOO_MANY_ARGS);
+	KUNIT_EXPECT_NULL(test, tk_test_call(TKK_GROUP, "many"));
+}
+
+/* Siblings: same type and arguments join; a different one is refused. */
+static void second_probe_joins_or_is_refused(struct kunit *test)
+{
+	char line[TKK_LINE_MAX];
+
+	KUNIT_ASSERT_EQ(test, tk_test_run("p:kunit/multi " TKK_FUNC " x=$stack0"), 0);
+	tkk_expect_refusal(test, "^p:kunit/multi " TKK_FUNC " x=$stack0",
+			   -EEXIST, TP_ERR_SAME_PROBE);
+	tkk_expect_refusal(test, "^r:kunit/multi " TKK_FUNC " x=$retval",
+			   -EEXIST, TP_ERR_DIFF_PROBE_TYPE);
+	tkk_expect_refusal(test, "p:kunit/multi " TKK_FUNC " ^y=$stack0",
+			   -EEXIST, TP_ERR_DIFF_ARG_TYPE);
+	tkk_expect_refusal(test, "p:kunit/multi " TKK_FUNC " ^x=$stack0:u8",
+			   -EEXIST, TP_ERR_DIFF_ARG_TYPE);
+	/* the same fetch type from elsewhere is a sibling */
+	KUNIT_EXPECT_EQ(test, tk_test_run("p:kunit/multi " TKK_FUNC " x=$stack1"), 0);
+
+	/* removal names a probe by its site and arguments, or all of them */
+	KUNIT_EXPECT_EQ(test, tk_test_run("-:kunit/multi " TKK_FUNC " x=$stack2"),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, tk_test_run("-:kunit/multi " TKK_FUNC " x=$stack0"), 0);
+	KUNIT_ASSERT_EQ(test, tk_test_listing(TKK_GROUP, "multi", line,
+					      sizeof(line)), 0);
+	KUNIT_EXPECT_STREQ(test, strim(line),
+			   "p:kunit/multi " TKK_FUNC " x=$stack1");
+	tkk_remove(test, "multi");
+	KUNIT_EXPECT_EQ(test, tk_test_run("-:kunit/multi"), -ENOENT);
+}
+
+/* ---- the record: header fields and argument fields ---- */
+
+static struct ftrace_event_field *tkk_field(struct trace_event_call *call,
+					    const char *name)
+{
+	struct ftrace_event_field *f;
+
+	list_for_each_entry(f, trace_get_fields(call), link)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+struct tkk_field_want {
+	const char *name;
+	int size;
+	bool is_signed;
+};
+
+/*
+ * The argument fields follow the probe's header, packed in the order of
+ * the arguments, each as big as its type (a string is a 4-byte data_loc,
+ * declared signed, as in 6.12).
+ */
+static void tkk_expect_fields(struct kunit *test, struct trace_event_call *call,
+			      int header, const struct tkk_field_want *want,
+			      int n)
+{
+	int i, offset = header;
+
+	for (i = 0; i < n; i++) {
+		struct ftrace_event_field *f = tkk_field(call, want[i].name);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, f, "%s", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f->offset, offset, "%s", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f->size, want[i].size, "%s", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, (bool)f->is_signed, want[i].is_signed,
+				    "%s", want[i].name);
+		offset += want[i].size;
+	}
+}
+
+static void entry_record_layout(struct kunit *test)
+{
+	static const struct tkk_field_want args[] = {
+		{ "a", 1, false }, { "b", 2, true }, { "c", 4, false },
+		{ "d", 8, true }, { "s", 4, true }, { "e", 8, false },
+	};
+	static const char def[] = "p:kunit/lay " TKK_FUNC
+		" a=$stack0:u8 b=$stack1:s16 c=$stack2:x32 d=$stack3:s64 s=$comm e=$stack4";
+	struct trace_event_call *call;
+	struct ftrace_event_field *ip;
+
+	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	call = tk_test_call(TKK_GROUP, "lay");
+	KUNIT_ASSERT_NOT_NULL(test, call);
+
+	ip = tkk_field(call, "__probe_ip");
+	KUNIT_ASSERT_NOT_NULL(test, ip);
+	KUNIT_EXPECT_EQ(test, ip->offset,
+			(int)offsetof(struct kprobe_trace_entry_head, ip));
+	KUNIT_EXPECT_EQ(test, ip->size, (int)sizeof(unsigned long));
+	KUNIT_EXPECT_NULL(test, tkk_field(call, "__probe_ret_ip"));
+	tkk_expect_fields(test, call, sizeof(struct kprobe_trace_entry_head),
+			  args, ARRAY_SIZE(args));
+	tkk_remove(test, "lay");
+}
+
+static void return_record_layout(struct kunit *test)
+{
+	static const struct tkk_field_want args[] = {
+		{ "rv", 4, true }, { "w", 8, false },
+	};
+	struct trace_event_call *call;
+	struct ftrace_event_field *f;
+
+	KUNIT_ASSERT_EQ(test, tk_test_run("r:kunit/rlay " TKK_FUNC
+					  " rv=$retval:s32 w=$stack"), 0);
+	call = tk_test_call(TKK_GROUP, "rlay");
+	KUNIT_ASSERT_NOT_NULL(test, call);
+
+	f = tkk_field(call, "__probe_func");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->offset,
+			(int)offsetof(struct kretprobe_trace_entry_head, func));
+	f = tkk_field(call, "__probe_ret_ip");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->offset,
+			(int)offsetof(struct kretprobe_trace_entry_head, ret_ip));
+	KUNIT_EXPECT_NULL(test, tkk_field(call, "__probe_ip"));
+	tkk_expect_fields(test, call, sizeof(struct kretprobe_trace_entry_head),
+			  args, ARRAY_SIZE(args));
+	tkk_remove(test, "rlay");
+}
+
+/* ---- hits: counted only while the event is enabled ---- */
+
+static void tkk_count_hits(struct kunit *test, const char *def,
+			   const char *event)
+{
+	struct trace_event_file *file;
+	unsigned long hits, missed;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	file = trace_get_event_file(NULL, TKK_GROUP, event);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+
+	/* disarmed: the handlers do not run */
+	KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
+	KUNIT_ASSERT_EQ(test, tk_test_counts(TKK_GROUP, event, &hits, &missed), 0);
+	KUNIT_EXPECT_EQ(test, hits, 0UL);
+
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(file->tr, TKK_GROUP,
+							event, true), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
+	KUNIT_ASSERT_EQ(test, tk_test_counts(TKK_GROUP, event, &hits, &missed), 0);
+	KUNIT_EXPECT_EQ(test, hits, 3UL);
+	KUNIT_EXPECT_EQ(test, missed, 0UL);
+
+	/* an enabled event cannot be removed */
+	KUNIT_EXPECT_EQ(test, tk_test_run(def[0] == 'r' ? "-:kunit/rhit" :
+					  "-:kunit/hit"), -EBUSY);
+
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(file->tr, TKK_GROUP,
+							event, false), 0);
+	KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
+	KUNIT_ASSERT_EQ(test, tk_test_counts(TKK_GROUP, event, &hits, &missed), 0);
+	KUNIT_EXPECT_EQ(test, hits, 3UL);
+
+	trace_put_event_file(file);
+	tkk_remove(test, event);
+}
+
+static void entry_hits_counted_while_enabled(struct kunit *test)
+{
+	tkk_count_hits(test, "p:kunit/hit " TKK_FUNC " $stack0", "hit");
+}
+
+static void return_hits_counted_while_enabled(struct kunit *test)
+{
+	tkk_count_hits(test, "r:kunit/rhit " TKK_FUNC " $retval", "rhit");
+}
+
+static struct kunit_case trace_kprobe_cases[] = {
+	KUNIT_CASE_PARAM(accepted_definition_is_listed_canonically,
+			 tkk_listing_gen_params),
+	KUNIT_CASE_PARAM(refused_definition_logs_code_and_caret,
+			 tkk_refusal_gen_params),
+	KUNIT_CASE(too_many_arguments_are_logged),
+	KUNIT_CASE(second_probe_joins_or_is_refused),
+	KUNIT_CASE(entry_record_layout),
+	KUNIT_CASE(return_record_layout),
+	KUNIT_CASE(entry_hits_counted_while_enabled),
+	KUNIT_CASE(return_hits_counted_while_enabled),
+	{}
+};
+
+static struct kunit_suite trace_kprobe_suite = {
+	.name = "trace_kprobe",
+	.test_cases = trace_kprobe_cases,
+};
+
+kunit_test_suite(trace_kprobe_suite);
