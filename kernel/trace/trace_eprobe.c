@@ -824,9 +824,7 @@ static bool eprobe_dyn_match(const char *system, const char *event, int argc,
 {
 	struct trace_eprobe *ep = to_eprobe(ev);
 
-	if (system && strcmp(system, trace_probe_group_name(&ep->tp)))
-		return false;
-	if (event[0] && strcmp(event, trace_probe_name(&ep->tp)))
+	if (!trace_probe_match_event(&ep->tp, system, event))
 		return false;
 	if (argc < 1)
 		return true;

@@ -819,8 +819,7 @@ static struct trace_fprobe *tfp_find_event(const char *group,
 
 	for_each_dyn_event(pos) {
 		tf = tfp_of_dyn(pos);
-		if (tf && !strcmp(trace_probe_name(&tf->tp), event) &&
-		    !strcmp(trace_probe_group_name(&tf->tp), group))
+		if (tf && trace_probe_match_event(&tf->tp, group, event))
 			return tf;
 	}
 	return NULL;
@@ -1296,9 +1295,7 @@ static bool tfp_dyn_match(const char *system, const char *event, int argc,
 {
 	struct trace_fprobe *tf = tfp_from_dyn(ev);
 
-	if (event[0] && strcmp(event, trace_probe_name(&tf->tp)))
-		return false;
-	if (system && strcmp(system, trace_probe_group_name(&tf->tp)))
+	if (!trace_probe_match_event(&tf->tp, system, event))
 		return false;
 	if (argc < 1)
 		return true;

@@ -907,8 +907,7 @@ static struct trace_kprobe *tk_find(const char *event, const char *group)
 		tk = tk_of_dyn(pos);
 		if (!tk)
 			continue;
-		if (!strcmp(trace_probe_name(&tk->tp), event) &&
-		    !strcmp(trace_probe_group_name(&tk->tp), group))
+		if (trace_probe_match_event(&tk->tp, group, event))
 			return tk;
 	}
 	return NULL;
@@ -1411,9 +1410,7 @@ static bool tk_dyn_match(const char *system, const char *event, int argc,
 {
 	struct trace_kprobe *tk = tk_of_dyn(ev);
 
-	if (event[0] && strcmp(trace_probe_name(&tk->tp), event))
-		return false;
-	if (system && strcmp(trace_probe_group_name(&tk->tp), system))
+	if (!trace_probe_match_event(&tk->tp, system, event))
 		return false;
 	return tk_match_head(tk, argc, argv);
 }

@@ -319,6 +319,25 @@ static bool tprobe_arg_matches(const struct probe_arg *arg, const char *word)
 }
 
 /**
+ * trace_probe_match_event - is @tp's event the one a command names?
+ * @tp: a probe
+ * @system: the group named, or NULL for any group
+ * @event: the event named, or "" for any event
+ *
+ * The name part of every front end's removal match ("-:[GRP/]EVENT") and
+ * of its lookup of an existing event.
+ *
+ * Return: true when each part given equals that of @tp's event.
+ */
+bool trace_probe_match_event(struct trace_probe *tp, const char *system,
+			     const char *event)
+{
+	if (event[0] && strcmp(event, trace_probe_name(tp)))
+		return false;
+	return !system || !strcmp(system, trace_probe_group_name(tp));
+}
+
+/**
  * trace_probe_match_command_args - do the given arguments start @tp's?
  * @tp: a probe
  * @argc: number of words in @argv

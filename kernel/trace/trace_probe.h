@@ -384,6 +384,8 @@ struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
 int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b);
 bool trace_probe_match_command_args(struct trace_probe *tp,
 				    int argc, const char **argv);
+bool trace_probe_match_event(struct trace_probe *tp, const char *system,
+			     const char *event);
 int trace_probe_create(const char *raw_command,
 		       int (*createfn)(int, const char **));
 int trace_probe_create_locked(const char *raw_command,

@@ -1176,8 +1176,7 @@ static struct trace_uprobe *trace_uprobe_find(const char *event,
 		if (!is_trace_uprobe(pos))
 			continue;
 		tu = to_trace_uprobe(pos);
-		if (!strcmp(trace_probe_name(&tu->tp), event) &&
-		    !strcmp(trace_probe_group_name(&tu->tp), group))
+		if (trace_probe_match_event(&tu->tp, group, event))
 			return tu;
 	}
 	return NULL;
@@ -1717,9 +1716,7 @@ static bool uprobe_dyn_match(const char *system, const char *event,
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
 
-	if (event[0] && strcmp(trace_probe_name(&tu->tp), event))
-		return false;
-	if (system && strcmp(trace_probe_group_name(&tu->tp), system))
+	if (!trace_probe_match_event(&tu->tp, system, event))
 		return false;
 	return trace_uprobe_match_head(tu, argc, argv);
 }
