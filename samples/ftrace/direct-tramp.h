@@ -32,6 +32,7 @@
 #define _SAMPLES_FTRACE_DIRECT_TRAMP_H
 
 #include <linux/ftrace.h>
+#include <linux/linkage.h>
 #include <linux/stringify.h>
 
 #define SAMPLE_DIRECT_HANDLER(handler)					\
@@ -41,7 +42,6 @@
 #if defined(CONFIG_X86_64)
 
 #include <asm/ibt.h>
-#include <asm/linkage.h>
 #include <asm/nospec-branch.h>
 
 /*

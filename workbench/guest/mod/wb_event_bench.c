@@ -29,8 +29,12 @@ module_param(kprobe_hits, ulong, 0444);
 static int on_call_site;
 module_param(on_call_site, int, 0444);
 
-/* The probed function: in this module, so it has an fentry call site. */
-static noinline unsigned long wb_evb_target(unsigned long x)
+/*
+ * The probed function: in this module, so it has an fentry call site.
+ * noipa: no clone under another name (gcc made a ".isra.0" one), which
+ * probes by name would not find.
+ */
+static __attribute__((__noipa__)) unsigned long wb_evb_target(unsigned long x)
 {
 	asm volatile("");
 	return x * 3 + 1;
