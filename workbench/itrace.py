@@ -15,6 +15,8 @@ total.  Example:
     workbench/itrace.py stock mode=exit
     workbench/itrace.py ours-distro kmulti      # a BPF kprobe_multi hit
     workbench/itrace.py stock-distro kmulti ret
+    workbench/itrace.py ours event kprobe      # a kprobe event hit (also
+                                               # kretprobe, fprobe, fexit)
 
 The raw program counters, the symbolised trace and the console log stay in
 build/KIND/runs/itrace-TAG/.  QEMU is killed at the end or after a timeout.

@@ -8,7 +8,9 @@
  *
  * Module parameters:
  *   mode   "entry" (entry handler only), "exit" (entry and exit handlers),
- *          "kretprobe" (a kretprobe with entry and return handlers)
+ *          "kretprobe" (a kretprobe with entry and return handlers),
+ *          "none" (no probe of the module's: with spin=, for itrace.py to
+ *          step a probe event defined on the target from tracefs)
  *   all    1: the fprobe is on every function ("*"), not just the target
  *   calls  calls of the target per timing
  *   spin   seconds to keep calling the probed target after the timing, for
@@ -100,6 +102,8 @@ static notrace u64 wb_fpb_time_calls(void)
 
 static int wb_fpb_attach(bool krp)
 {
+	if (!strcmp(mode, "none"))
+		return 0;
 	if (krp) {
 		wb_krp.kp.addr = (kprobe_opcode_t *)wb_fpb_target;
 		return register_kretprobe(&wb_krp);
@@ -114,6 +118,8 @@ static int wb_fpb_attach(bool krp)
 
 static void wb_fpb_detach(bool krp)
 {
+	if (!strcmp(mode, "none"))
+		return;
 	if (krp)
 		unregister_kretprobe(&wb_krp);
 	else
