@@ -49,13 +49,7 @@
  * the address right after that call.  Seven saved registers and the frame
  * pointer keep the stack 16-byte aligned at the inner call.
  */
-#define SAMPLE_DIRECT_TRAMP(tramp, handler)				\
-	SAMPLE_DIRECT_HANDLER(handler);					\
-	void tramp(void);						\
-	asm(".pushsection .text, \"ax\", @progbits\n"			\
-	    ".type " #tramp ", @function\n"				\
-	    ".globl " #tramp "\n"					\
-	    #tramp ":\n"						\
+#define SAMPLE_DIRECT_TRAMP_BODY(handler)				\
 	    ASM_ENDBR							\
 	    "pushq %rbp\n"						\
 	    "movq %rsp, %rbp\n"						\
@@ -82,9 +76,7 @@
 	    "popq %rdi\n"						\
 	    "popq %rax\n"						\
 	    "leave\n"							\
-	    ASM_RET							\
-	    ".size " #tramp ", .-" #tramp "\n"				\
-	    ".popsection\n")
+	    ASM_RET
 
 #elif defined(CONFIG_ARM64)
 
@@ -96,13 +88,7 @@
  * address again and we return through x9.  The frame is 96 bytes:
  * x0-x7 at 0, x8 and x9 at 64, the frame record (x29, x30) at 80.
  */
-#define SAMPLE_DIRECT_TRAMP(tramp, handler)				\
-	SAMPLE_DIRECT_HANDLER(handler);					\
-	void tramp(void);						\
-	asm(".pushsection .text, \"ax\", @progbits\n"			\
-	    ".type " #tramp ", @function\n"				\
-	    ".globl " #tramp "\n"					\
-	    #tramp ":\n"						\
+#define SAMPLE_DIRECT_TRAMP_BODY(handler)				\
 	    "hint 34\n"		/* BTI C: reached by BL or BR x16/x17 */\
 	    "sub sp, sp, #96\n"						\
 	    "stp x0, x1, [sp, #0]\n"					\
@@ -125,12 +111,22 @@
 	    "ldp x8, x30, [sp, #64]\n"					\
 	    "ldp x29, x9, [sp, #80]\n"					\
 	    "add sp, sp, #96\n"						\
-	    "ret x9\n"							\
-	    ".size " #tramp ", .-" #tramp "\n"				\
-	    ".popsection\n")
+	    "ret x9\n"
 
 #else
 #error "the direct-call samples have a trampoline for x86-64 and arm64 only"
 #endif
+
+/* The symbol around the architecture's body. */
+#define SAMPLE_DIRECT_TRAMP(tramp, handler)				\
+	SAMPLE_DIRECT_HANDLER(handler);					\
+	void tramp(void);						\
+	asm(".pushsection .text, \"ax\", @progbits\n"			\
+	    ".type " #tramp ", @function\n"				\
+	    ".globl " #tramp "\n"					\
+	    #tramp ":\n"						\
+	    SAMPLE_DIRECT_TRAMP_BODY(handler)				\
+	    ".size " #tramp ", .-" #tramp "\n"				\
+	    ".popsection\n")
 
 #endif /* _SAMPLES_FTRACE_DIRECT_TRAMP_H */
