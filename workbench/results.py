@@ -52,6 +52,15 @@ ALLOC_FRAMES = re.compile(r'^(kmemleak_|__?k[mz]alloc|kmalloc|kvmalloc|__kvmallo
                           r'mas_|mt_|radix_tree|xa_|idr_|__d_alloc|d_alloc)')
 
 
+
+# Cases of the stock baseline that ours runs in a stronger form under
+# another name: passing the stronger one counts for the stock one.
+# arm64: 6.12 has no pt_regs-saving caller, so its boot selftest only
+# checks that SAVE_REGS is refused; ours has one and runs the real test.
+SUPERSEDED = {
+    'boot: ftrace regs(no arch support)': 'boot: ftrace regs',
+}
+
 def lines_of(path):
     if not os.path.exists(path):
         return []
@@ -313,6 +322,8 @@ def main():
                 if base.get(name) == 'PASS':
                     regressions.append(name)
     for name, s in sorted(base.items()):
+        if s == 'PASS' and res.get(SUPERSEDED.get(name)) == 'PASS':
+            continue
         if s == 'PASS' and name not in res:
             failed.append(name + '  (not reported)')
             regressions.append(name + '  (not reported)')

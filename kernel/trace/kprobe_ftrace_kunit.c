@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "kprobe_ftrace": kprobes on fentry call sites, as users of
- * register_kprobe() see them on x86-64 (arch/x86/kernel/kprobes/ftrace.c).
+ * KUnit suite "kprobe_ftrace": kprobes on function-hook call sites, as
+ * users of register_kprobe() see them on x86-64 and arm64
+ * (arch/{x86,arm64}/kernel/{kprobes,probes}/ftrace.c).  What differs
+ * between the two, the pc a breakpoint shows and where the flags and the
+ * return address are, sits in the kpf_arch_*() helpers below.
  *
  * The probes go on the functions of ftrace_kunit_funcs.c, the object of
  * this directory built with fentry call sites, which only the KUnit suites
@@ -37,11 +40,83 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "ftrace_kunit.h"
+
+#ifdef CONFIG_X86_64
 #include <asm/processor-flags.h>
 #include <asm/segment.h>
 #include <asm/text-patching.h>
 
-#include "ftrace_kunit.h"
+/* The pc a breakpoint at @addr shows: past the int3. */
+#define KPF_TRAP_IP(addr)	((addr) + INT3_INSN_SIZE)
+
+static bool kpf_arch_irqs_on(struct pt_regs *regs)
+{
+	return regs->flags & X86_EFLAGS_IF;
+}
+
+/* A kernel frame, no direct-call slot in use. */
+static bool kpf_arch_kernel_frame(struct pt_regs *regs)
+{
+	return regs->cs == __KERNEL_CS && !regs->orig_ax;
+}
+
+/* At a function's entry the return address is the word at sp. */
+static unsigned long kpf_arch_ret_addr(struct pt_regs *regs)
+{
+	return *(unsigned long *)kernel_stack_pointer(regs);
+}
+
+static struct pt_regs *kpf_arch_frame_regs(struct ftrace_regs *fregs)
+{
+	return &arch_ftrace_regs(fregs)->regs;
+}
+
+/*
+ * Turn an argument-only frame into a pt_regs one, with the return address
+ * in *@ret_slot.
+ */
+static void kpf_arch_make_full(struct pt_regs *regs, unsigned long *ret_slot)
+{
+	regs->cs = __KERNEL_CS;
+	regs->flags = X86_EFLAGS_FIXED;
+	regs->sp = (unsigned long)ret_slot;
+}
+#else /* CONFIG_ARM64 */
+#include <asm/insn.h>
+
+/* A BRK leaves the pc on the probe. */
+#define KPF_TRAP_IP(addr)	(addr)
+
+static bool kpf_arch_irqs_on(struct pt_regs *regs)
+{
+	return !(regs->pstate & PSR_I_BIT);
+}
+
+static bool kpf_arch_kernel_frame(struct pt_regs *regs)
+{
+	return (regs->pstate & PSR_MODE_MASK) == PSR_MODE_EL1h;
+}
+
+/* At a function's entry the return address is in x30. */
+static unsigned long kpf_arch_ret_addr(struct pt_regs *regs)
+{
+	return regs->regs[30];
+}
+
+/* ftrace_regs_caller's ftrace_regs is the start of its pt_regs. */
+static struct pt_regs *kpf_arch_frame_regs(struct ftrace_regs *fregs)
+{
+	return (struct pt_regs *)fregs;
+}
+
+static void kpf_arch_make_full(struct pt_regs *regs, unsigned long *ret_slot)
+{
+	regs->pstate = PSR_MODE_EL1h;
+	regs->regs[30] = *ret_slot;
+}
+#endif
+
 
 /* Calls of the helper thread in the exact-count case. */
 #define KPF_WORKER_CALLS	1000
@@ -54,10 +129,9 @@
 struct kpf_seen {
 	unsigned long	ip;
 	unsigned long	arg0;
-	unsigned long	flags;
-	unsigned long	orig_ax;
-	unsigned long	cs;
-	unsigned long	ret_addr;	/* the word at regs->sp */
+	bool		irqs_on;	/* as regs has it */
+	bool		kernel_frame;
+	unsigned long	ret_addr;	/* the function's return address */
 	struct kprobe	*running;	/* kprobe_running() */
 	int		status;		/* kprobe_status of this CPU */
 	bool		preemptible;
@@ -70,7 +144,7 @@ struct kpf_probe {
 	atomic_t	worker_hits;	/* pre_handler calls in the helper */
 	struct kpf_seen	pre;		/* the last pre_handler call */
 	struct kpf_seen	post;		/* the last post_handler call */
-	unsigned long	redirect_to;	/* the pre_handler moves regs->ip here */
+	unsigned long	redirect_to;	/* the pre_handler moves the pc here */
 	bool		claim_redirect;	/* the pre_handler returns 1 */
 	/* Both handlers call nest(0) and expect nest_add back. */
 	unsigned long	(*nest)(unsigned long x);
@@ -85,10 +159,9 @@ static void kpf_record(struct kpf_seen *seen, struct pt_regs *regs)
 {
 	seen->ip = instruction_pointer(regs);
 	seen->arg0 = regs_get_kernel_argument(regs, 0);
-	seen->flags = regs->flags;
-	seen->orig_ax = regs->orig_ax;
-	seen->cs = regs->cs;
-	seen->ret_addr = *(unsigned long *)kernel_stack_pointer(regs);
+	seen->irqs_on = kpf_arch_irqs_on(regs);
+	seen->kernel_frame = kpf_arch_kernel_frame(regs);
+	seen->ret_addr = kpf_arch_ret_addr(regs);
 	seen->running = kprobe_running();
 	seen->status = get_kprobe_ctlblk()->kprobe_status;
 	seen->preemptible = preemptible();
@@ -112,7 +185,7 @@ static int kpf_pre(struct kprobe *p, struct pt_regs *regs)
 		atomic_inc(&kpf->worker_hits);
 	kpf_call_nested(kpf);
 	if (kpf->redirect_to)
-		regs->ip = kpf->redirect_to;
+		instruction_pointer_set(regs, kpf->redirect_to);
 	return kpf->claim_redirect;
 }
 
@@ -278,7 +351,7 @@ static bool kpf_wait_for(atomic_t *v, int target)
 /*
  * A probe at a function's entry goes on its call site and is served by
  * the hook; one an instruction further in is a breakpoint.  Both see
- * regs->ip one byte past their address in the pre_handler.
+ * the pc a breakpoint at their address would show in the pre_handler.
  */
 static void entry_probe_uses_call_site(struct kunit *test)
 {
@@ -306,8 +379,8 @@ static void entry_probe_uses_call_site(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&site_kpf->post_hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&brk->pre_hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&brk->post_hits), 1);
-	KUNIT_EXPECT_EQ(test, site_kpf->pre.ip, site + INT3_INSN_SIZE);
-	KUNIT_EXPECT_EQ(test, brk->pre.ip, kpf_site(brk) + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, site_kpf->pre.ip, KPF_TRAP_IP(site));
+	KUNIT_EXPECT_EQ(test, brk->pre.ip, KPF_TRAP_IP(kpf_site(brk)));
 	KUNIT_EXPECT_EQ(test, site_kpf->pre.arg0, 5);
 	KUNIT_EXPECT_EQ(test, brk->pre.arg0, 5);
 }
@@ -330,13 +403,12 @@ static void handlers_see_breakpoint_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpf->kp.nmissed, 0);
 	KUNIT_EXPECT_PTR_EQ(test, kpf_running_here(), NULL);
 
-	KUNIT_EXPECT_EQ(test, kpf->pre.ip, site + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, kpf->pre.ip, KPF_TRAP_IP(site));
 	KUNIT_EXPECT_EQ(test, kpf->post.ip, site + MCOUNT_INSN_SIZE);
 	KUNIT_EXPECT_EQ(test, kpf->pre.arg0, 106);
 	KUNIT_EXPECT_EQ(test, kpf->post.arg0, 106);
-	KUNIT_EXPECT_EQ(test, kpf->pre.cs, __KERNEL_CS);
-	KUNIT_EXPECT_EQ(test, kpf->pre.orig_ax, 0);
-	KUNIT_EXPECT_TRUE(test, kpf->pre.flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_TRUE(test, kpf->pre.kernel_frame);
+	KUNIT_EXPECT_TRUE(test, kpf->pre.irqs_on);
 	KUNIT_EXPECT_FALSE(test, kpf->pre.preemptible);
 	KUNIT_EXPECT_FALSE(test, kpf->post.preemptible);
 	KUNIT_EXPECT_PTR_EQ(test, kpf->pre.running, &kpf->kp);
@@ -344,7 +416,7 @@ static void handlers_see_breakpoint_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpf->pre.status, KPROBE_HIT_ACTIVE);
 	KUNIT_EXPECT_EQ(test, kpf->post.status, KPROBE_HIT_SSDONE);
 
-	/* regs->sp: the return address into the caller. */
+	/* The return address into the caller. */
 	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset(kpf->pre.ret_addr,
 							    &size, &offset));
 	KUNIT_EXPECT_EQ(test, kpf->pre.ret_addr - offset,
@@ -355,7 +427,7 @@ static void handlers_see_breakpoint_regs(struct kunit *test)
 	ftrace_kunit_target_outer(1);
 	local_irq_restore(irqflags);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 8);
-	KUNIT_EXPECT_FALSE(test, kpf->pre.flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_FALSE(test, kpf->pre.irqs_on);
 
 	unregister_kprobe(&kpf->kp);
 	ftrace_kunit_target_outer(2);
@@ -377,8 +449,8 @@ static void probes_on_one_site_all_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->post_hits), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 3);
-	KUNIT_EXPECT_EQ(test, a->pre.ip, kpf_site(a) + INT3_INSN_SIZE);
-	KUNIT_EXPECT_EQ(test, b->pre.ip, kpf_site(b) + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, a->pre.ip, KPF_TRAP_IP(kpf_site(a)));
+	KUNIT_EXPECT_EQ(test, b->pre.ip, KPF_TRAP_IP(kpf_site(b)));
 	KUNIT_EXPECT_EQ(test, a->post.ip, kpf_site(a) + MCOUNT_INSN_SIZE);
 
 	unregister_kprobe(&a->kp);
@@ -511,50 +583,55 @@ static void handler_frames(struct kunit *test)
 
 	kpf = kpf_new_on_site(test, "ftrace_kunit_target_b", ftrace_kunit_target_b, true);
 	site = kpf_site(kpf);
-	/* struct ftrace_regs is opaque: the arch's frame is the real size. */
-	fregs = kunit_kzalloc(test, ftrace_regs_size(), GFP_KERNEL);
+	/*
+	 * struct ftrace_regs is opaque: the arch's frame is the real size,
+	 * and on arm64 a pt_regs frame is larger than an ftrace_regs.
+	 */
+	fregs = kunit_kzalloc(test, max(ftrace_regs_size(), sizeof(*regs)),
+			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fregs);
-	regs = &arch_ftrace_regs(fregs)->regs;
-	regs->ip = resume;
-	regs->sp = (unsigned long)&ret_slot;
+	regs = kpf_arch_frame_regs(fregs);
+	instruction_pointer_set(regs, resume);
 
-	/* cs 0: an argument-only frame */
+	/* All zero: an argument-only frame */
 	KUNIT_ASSERT_PTR_EQ(test, ftrace_get_regs(fregs), NULL);
 	kprobe_ftrace_handler(site, 0, NULL, fregs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 0);
 	KUNIT_EXPECT_EQ(test, kpf->kp.nmissed, 1);
 
-	regs->cs = __KERNEL_CS;
-	regs->flags = X86_EFLAGS_FIXED;
+	kpf_arch_make_full(regs, &ret_slot);
+	KUNIT_ASSERT_PTR_EQ(test, ftrace_get_regs(fregs), regs);
 	kprobe_ftrace_handler(site, 0, NULL, fregs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->post_hits), 1);
-	KUNIT_EXPECT_EQ(test, kpf->pre.ip, site + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, kpf->pre.ip, KPF_TRAP_IP(site));
 	KUNIT_EXPECT_EQ(test, kpf->post.ip, site + MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_TRUE(test, kpf->pre.kernel_frame);
+	KUNIT_EXPECT_EQ(test, kpf->pre.ret_addr, resume);
 	KUNIT_EXPECT_FALSE(test, kpf->pre.preemptible);
-	KUNIT_EXPECT_EQ(test, regs->ip, resume);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(regs), resume);
 
 	kpf->claim_redirect = true;
 	kprobe_ftrace_handler(site, 0, NULL, fregs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->post_hits), 1);
-	KUNIT_EXPECT_EQ(test, regs->ip, resume);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(regs), resume);
 
 	kpf->redirect_to = (unsigned long)ftrace_kunit_redirect_to;
 	kprobe_ftrace_handler(site, 0, NULL, fregs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->post_hits), 1);
-	KUNIT_EXPECT_EQ(test, regs->ip, (unsigned long)ftrace_kunit_redirect_to);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(regs), (unsigned long)ftrace_kunit_redirect_to);
 	KUNIT_EXPECT_PTR_EQ(test, kpf_running_here(), NULL);
 
 	/* A site without a probe, and a disabled probe: nothing at all. */
-	regs->ip = resume;
+	instruction_pointer_set(regs, resume);
 	kprobe_ftrace_handler(site + 1, 0, NULL, fregs);
 	KUNIT_ASSERT_EQ(test, disable_kprobe(&kpf->kp), 0);
 	kprobe_ftrace_handler(site, 0, NULL, fregs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 3);
 	KUNIT_EXPECT_EQ(test, kpf->kp.nmissed, 1);
-	KUNIT_EXPECT_EQ(test, regs->ip, resume);
+	KUNIT_EXPECT_EQ(test, instruction_pointer(regs), resume);
 }
 
 /* Exact counts while another CPU calls the probed function too. */

@@ -18,7 +18,9 @@
  * them when it calls one straight.
  *
  * Only DYNAMIC_FTRACE_WITH_ARGS is supported (arm64's Kconfig makes the
- * function tracer depend on it).
+ * function tracer depend on it).  ftrace_regs_caller is ftrace_caller
+ * with a struct pt_regs for its frame: the sites of ops that want pt_regs
+ * (FTRACE_OPS_FL_SAVE_REGS: kprobes on call sites) call it instead.
  */
 
 #include <linux/cfi_types.h>
@@ -29,13 +31,15 @@
 #include <asm/insn.h>
 
 /*
- * ftrace_caller's frame, below the traced function's sp: struct
- * ftrace_regs, then two frame records so that unwinders see the traced
- * function (its return address) and ftrace_caller (the BL it came from).
+ * The callers' frames, below the traced function's sp: struct ftrace_regs
+ * (ftrace_caller) or a whole struct pt_regs (ftrace_regs_caller), then two
+ * frame records so that unwinders see the traced function (its return
+ * address) and the caller (the BL it came from).  The two layouts agree:
+ * fregs->regs[n] is pt_regs->regs[n], fp and lr are x29 and x30, and sp,
+ * pc and pstate sit where pt_regs has them (asserted in ftrace.c).  A zero
+ * pstate is what tells a plain ftrace_regs from a pt_regs.
  */
-#define FC_FUNC_RECORD	(FREGS_SIZE + 16)
-#define FC_SELF_RECORD	FREGS_SIZE
-#define FC_FRAME	(FREGS_SIZE + 32)
+#define FC_RECORDS(base)	((base) + 32)
 
 /* x0-x8 to and from the ftrace_regs at sp (fregs->regs[0..8]). */
 	.macro	fregs_args op_pair, op_one
@@ -46,23 +50,58 @@
 	\op_one	x8, [sp, #FREGS_X8]
 	.endm
 
-SYM_CODE_START(ftrace_caller)
+/* x10-x27 and x28 to and from the pt_regs at sp (x9 is the return address). */
+	.macro	regs_callee op_pair, op_one
+	\op_pair	x10, x11, [sp, #S_X0 + 8 * 10]
+	\op_pair	x12, x13, [sp, #S_X0 + 8 * 12]
+	\op_pair	x14, x15, [sp, #S_X0 + 8 * 14]
+	\op_pair	x16, x17, [sp, #S_X0 + 8 * 16]
+	\op_pair	x18, x19, [sp, #S_X0 + 8 * 18]
+	\op_pair	x20, x21, [sp, #S_X0 + 8 * 20]
+	\op_pair	x22, x23, [sp, #S_X0 + 8 * 22]
+	\op_pair	x24, x25, [sp, #S_X0 + 8 * 24]
+	\op_pair	x26, x27, [sp, #S_X0 + 8 * 26]
+	\op_one	x28, [sp, #S_X0 + 8 * 28]
+	.endm
+
+/*
+ * The body of both callers.  @base is the size of the register frame;
+ * @full saves (and reloads) every general register and pstate, so that
+ * callbacks of ops with FTRACE_OPS_FL_SAVE_REGS get a struct pt_regs.
+ */
+	.macro	ftrace_caller_body, base, full
 	bti	c
 
-	sub	sp, sp, #FC_FRAME
+	sub	sp, sp, #FC_RECORDS(\base)
 	fregs_args stp, str
+	.if	\full
+	regs_callee stp, str
+	str	x9, [sp, #S_X0 + 8 * 9]
+	.endif
 	/* fp and lr are neighbours in ftrace_regs, and so are sp and pc */
 	stp	x29, x9, [sp, #FREGS_FP]
-	add	x10, sp, #FC_FRAME
+	add	x10, sp, #FC_RECORDS(\base)
 	stp	x10, x30, [sp, #FREGS_SP]
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-	str	xzr, [sp, #FREGS_DIRECT_TRAMP]
-#endif
+	.if	\full
+	/* The flags at the call, as an exception at EL1 would show them. */
+	mrs	x10, nzcv
+	mrs	x11, daif
+	orr	x10, x10, x11
+	mov	x11, #PSR_MODE_EL1h
+	orr	x10, x10, x11
+	/* pstate, then orig_x0 (the direct slot), syscallno, pmr_save */
+	stp	x10, xzr, [sp, #FREGS_PSTATE]
+	stp	xzr, xzr, [sp, #FREGS_PSTATE + 16]
+	str	xzr, [sp, #FREGS_PSTATE + 32]
+	.else
+	/* pstate 0: no pt_regs here; no direct trampoline asked for yet */
+	stp	xzr, xzr, [sp, #FREGS_PSTATE]
+	.endif
 
-	stp	x29, x9, [sp, #FC_FUNC_RECORD]
-	add	x29, sp, #FC_FUNC_RECORD
-	stp	x29, x30, [sp, #FC_SELF_RECORD]
-	add	x29, sp, #FC_SELF_RECORD
+	stp	x29, x9, [sp, #\base + 16]
+	add	x29, sp, #\base + 16
+	stp	x29, x30, [sp, #\base]
+	add	x29, sp, #\base
 
 	/* func(ip, parent_ip, op, fregs) */
 	sub	x0, x30, #AARCH64_INSN_SIZE
@@ -83,27 +122,43 @@ SYM_CODE_START(ftrace_caller)
 	bl	arch_ftrace_ops_list_func
 #endif
 
-	/* x19-x28 survived the call; the rest comes from the frame. */
+	/*
+	 * x19-x28 survived the call; the rest comes from the frame.  A full
+	 * frame reloads them too: a callback may have changed any register.
+	 */
+	.if	\full
+	regs_callee ldp, ldr
+	.endif
 	fregs_args ldp, ldr
 	ldp	x29, x30, [sp, #FREGS_FP]
 	ldr	x9, [sp, #FREGS_PC]
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 	ldr	x17, [sp, #FREGS_DIRECT_TRAMP]
-	add	sp, sp, #FC_FRAME
-	cbnz	x17, .Lfc_direct
+	add	sp, sp, #FC_RECORDS(\base)
+	cbnz	x17, .Ldirect\@
 	ret	x9
 
-.Lfc_direct:
+.Ldirect\@:
 	/* A direct ops asked for its trampoline: swap x9 and x30 for it. */
 	mov	x16, x30
 	mov	x30, x9
 	mov	x9, x16
 	br	x17
 #else
-	add	sp, sp, #FC_FRAME
+	add	sp, sp, #FC_RECORDS(\base)
 	ret	x9
 #endif
+	.endm
+
+SYM_CODE_START(ftrace_caller)
+	ftrace_caller_body FREGS_SIZE, 0
 SYM_CODE_END(ftrace_caller)
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+SYM_CODE_START(ftrace_regs_caller)
+	ftrace_caller_body PT_REGS_SIZE, 1
+SYM_CODE_END(ftrace_regs_caller)
+#endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /* A direct trampoline that does nothing: continue with x30 = x9. */
@@ -136,6 +191,7 @@ SYM_CODE_START(return_to_handler)
 	stp	x29, xzr, [sp, #FREGS_FP]
 	add	x9, sp, #FREGS_SIZE
 	stp	x9, xzr, [sp, #FREGS_SP]
+	str	xzr, [sp, #FREGS_PSTATE]
 
 	mov	x0, sp
 	bl	ftrace_return_to_handler

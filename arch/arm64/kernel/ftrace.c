@@ -58,6 +58,24 @@
 #include <asm/patching.h>
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+/*
+ * ftrace_regs_caller's frame is a struct pt_regs that callbacks also get as
+ * their ftrace_regs: the registers, sp, pc and pstate must sit where both
+ * structures have them (entry-ftrace.S relies on it too).
+ */
+#define FREGS_AT_PT_REGS(f, r)						\
+	static_assert(offsetof(struct __arch_ftrace_regs, f) ==		\
+		      offsetof(struct pt_regs, r))
+FREGS_AT_PT_REGS(regs[0], regs[0]);
+FREGS_AT_PT_REGS(fp, regs[29]);
+FREGS_AT_PT_REGS(lr, regs[30]);
+FREGS_AT_PT_REGS(sp, sp);
+FREGS_AT_PT_REGS(pc, pc);
+FREGS_AT_PT_REGS(pstate, pstate);
+#undef FREGS_AT_PT_REGS
+static_assert(sizeof(struct __arch_ftrace_regs) % 16 == 0);
+static_assert(sizeof(struct __arch_ftrace_regs) <= sizeof(struct pt_regs));
+
 /* ---- register names of ftrace_regs, for the probe library --------------- */
 
 static const struct {
@@ -158,15 +176,27 @@ static bool site_in_reach(unsigned long ip, unsigned long addr)
 }
 
 /*
- * The ftrace PLT of the module that owns @ip (init or core text), or 0.
- * ftrace_lock keeps the module from going away; the lookup needs RCU.
+ * The module PLT that branches to @addr (ftrace_caller, or
+ * ftrace_regs_caller where it exists) from the module that owns @ip (init
+ * or core text); 0 if there is none.  ftrace_lock keeps the module from
+ * going away; the lookup needs RCU.
  */
-static unsigned long site_module_plt(unsigned long ip)
+static unsigned long site_module_plt(unsigned long ip, unsigned long addr)
 {
 	unsigned long plt = 0;
 #ifdef CONFIG_MODULES
 	struct plt_entry *p = NULL;
 	struct module *mod;
+	int idx;
+
+	if (addr == FTRACE_ADDR)
+		idx = FTRACE_PLT_IDX;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+	else if (addr == FTRACE_REGS_ADDR)
+		idx = FTRACE_REGS_PLT_IDX;
+#endif
+	else
+		return 0;
 
 	rcu_read_lock_sched();
 	mod = __module_text_address(ip);
@@ -175,7 +205,7 @@ static unsigned long site_module_plt(unsigned long ip)
 	else if (mod)
 		p = mod->arch.ftrace_trampolines;
 	if (p)
-		plt = (unsigned long)&p[FTRACE_PLT_IDX];
+		plt = (unsigned long)&p[idx];
 	rcu_read_unlock_sched();
 #endif
 	return plt;
@@ -183,16 +213,22 @@ static unsigned long site_module_plt(unsigned long ip)
 
 /*
  * The address a BL at @ip branches to so that calling @addr happens: @addr
- * itself; else ftrace_caller (a direct trampoline too far away is entered
- * through it); else the module's PLT to ftrace_caller.  0 if none works.
+ * itself; else the module's PLT to it (the two callers have one each);
+ * else ftrace_caller or its PLT, for a direct trampoline out of reach,
+ * which the direct ops' callback then asks for.  0 if none works.
  */
 static unsigned long site_branch_dest(unsigned long ip, unsigned long addr)
 {
+	unsigned long plt;
+
 	if (site_in_reach(ip, addr))
 		return addr;
+	plt = site_module_plt(ip, addr);
+	if (plt)
+		return plt;
 	if (site_in_reach(ip, FTRACE_ADDR))
 		return FTRACE_ADDR;
-	return site_module_plt(ip);
+	return site_module_plt(ip, FTRACE_ADDR);
 }
 
 /*
