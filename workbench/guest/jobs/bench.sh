@@ -123,41 +123,55 @@ aarch64)	# AAPCS64: arguments in x0-x7, the return address in x30
 	;;
 esac
 
-loop_ns() { # time of one "wb-demo loop UPROBE_CALLS", in ns
+loop_ns() { # MODE: time of one "wb-demo MODE UPROBE_CALLS", in ns
 	t0=$(now)
-	$WB_DEMO loop "$UPROBE_CALLS" > /dev/null
+	$WB_DEMO "$1" "$UPROBE_CALLS" > /dev/null
 	t1=$(now)
 	echo $((t1 - t0))
 }
 
-uprobe_hit() { # name fetchargs
+# uprobe_hit NAME FETCHARGS [TYPE OFFSET MODE]: a TYPE ("p", or "r" for a
+# return probe) event at file offset OFFSET of wb-demo, timed over
+# "wb-demo MODE UPROBE_CALLS"; by default an entry probe on wb_demo_loop
+# with "wb-demo loop".  Rows: uprobe-hit/NAME, or uretprobe-hit/NAME.
+uprobe_hit() {
+	type=${3:-p}
+	off=${4:-$LOOP_OFF}
+	mode=${5:-loop}
+	row=uprobe-hit/$1
+	[ "$type" = r ] && row=uretprobe-hit/$1
 	echo > $T/uprobe_events
-	if ! echo "p:wbbench/hit $WB_DEMO:$LOOP_OFF $2" >> $T/uprobe_events; then
-		echo "BENCH-ERROR uprobe-hit/$1: the probe was refused"
+	if ! echo "$type:wbbench/hit $WB_DEMO:$off $2" >> $T/uprobe_events; then
+		echo "BENCH-ERROR $row: the probe was refused"
 		return
 	fi
 	echo > $T/trace
-	loop_ns > /dev/null	# warm up (page cache, first mapping)
-	base=$(loop_ns)		# the probe is defined but not enabled
+	loop_ns $mode > /dev/null	# warm up (page cache, first mapping)
+	base=$(loop_ns $mode)		# the probe is defined but not enabled
 	if ! echo 1 > $T/events/wbbench/hit/enable; then
-		echo "BENCH-ERROR uprobe-hit/$1: cannot enable the probe"
+		echo "BENCH-ERROR $row: cannot enable the probe"
 		echo > $T/uprobe_events
 		return
 	fi
-	probed=$(loop_ns)
+	probed=$(loop_ns $mode)
 	echo 0 > $T/events/wbbench/hit/enable
 	hits=$(awk '$2 == "hit" { print $3 }' $T/uprobe_profile)
 	echo > $T/uprobe_events
 	echo > $T/trace
 	if [ "$hits" != "$UPROBE_CALLS" ]; then
-		echo "BENCH-ERROR uprobe-hit/$1: $hits hits for $UPROBE_CALLS calls"
+		echo "BENCH-ERROR $row: $hits hits for $UPROBE_CALLS calls"
 		return
 	fi
 	d=$((probed - base))
 	[ $d -ge 0 ] || d=0
-	printf 'BENCH uprobe-hit/%s %d.%02d ns/hit\n' "$1" \
+	printf 'BENCH %s %d.%02d ns/hit\n' "$row" \
 		$((d / UPROBE_CALLS)) $(( (d % UPROBE_CALLS) * 100 / UPROBE_CALLS ))
 }
+
+# x86_64: functions entered by "sub $0x18,%rsp" and by endbr64, which 6.12
+# single-steps and ours emulates; the return probe sits on the first.
+SUB_OFF=$(awk '$1 == "wb_demo_sub_entry" { print $2 }' /wb/share/wb-demo.offsets)
+ENDBR_OFF=$(awk '$1 == "wb_demo_endbr_entry" { print $2 }' /wb/share/wb-demo.offsets)
 
 if ! want uprobe; then
 	:
@@ -165,6 +179,11 @@ elif [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
 	uprobe_hit args-0 ''
 	uprobe_hit args-4 "$ARGS4"
 	uprobe_hit args-16 "$ARGS16"
+	if [ -n "$SUB_OFF" ] && [ -n "$ENDBR_OFF" ]; then
+		uprobe_hit entry-sub '' p "$SUB_OFF" loop-sub
+		uprobe_hit entry-endbr '' p "$ENDBR_OFF" loop-endbr
+		uprobe_hit entry-sub '' r "$SUB_OFF" loop-sub
+	fi
 else
 	echo "BENCH-ERROR uprobe-hit: no uprobe_events or no wb-demo"
 fi

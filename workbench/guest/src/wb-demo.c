@@ -18,6 +18,16 @@
  *   wb-demo sema      the value of wb_demo_sema[0] (a uprobe reference
  *                     counter: the kernel raises it while a probe that names
  *                     it is enabled)
+ *   wb-demo loop-sub N, wb-demo loop-endbr N
+ *                     (x86_64) N calls of wb_demo_sub_entry(i, 2 * i) or
+ *                     wb_demo_endbr_entry(i, 2 * i), functions whose first
+ *                     instruction is "sub $0x18,%rsp" or endbr64 (benchmark)
+ *   wb-demo emu       (x86_64) run each wb_demo_emu_* and wb_demo_step_*
+ *                     function twice, with all registers set to known values
+ *                     and the arithmetic flags all clear, then all set, and
+ *                     print every register and EFLAGS as they are after the
+ *                     function's first instruction; last, whether the
+ *                     process has an XOL page ("[uprobes]" in its maps)
  *
  * The probed functions are noipa: no inlining, no cloning, no constant
  * propagation into them, so they are called with exactly these values.
@@ -134,6 +144,252 @@ wb_probed long wb_demo_loop(long i, long x, const struct wb_demo_rec *r)
 	return i + x + r->id;
 }
 
+#ifdef __x86_64__
+/*
+ * Functions whose first instruction is one that a uprobe may emulate
+ * instead of single-stepping: wb_demo_emu_* (ours emulates them) and
+ * wb_demo_step_* (ours single-steps them too).  Each is entered from
+ * wb_emu_run() with every register loaded from wb_emu_in[] and on a stack
+ * of its own (in .bss: the same addresses in every run, so that %rsp and
+ * %rbp compare between runs), executes that one instruction, then
+ * wb_emu_capture stores every register and EFLAGS in wb_emu_out[] and
+ * returns to wb_emu_run()'s caller.  A wrong %rip after the instruction
+ * would run into the middle of the jmp and crash.
+ *
+ * wb_emu_in[] and wb_emu_out[] are indexed by the x86 register number
+ * (0 %rax .. 15 %r15), then EFLAGS at 16; the input %rsp is unused.
+ */
+unsigned long wb_emu_in[17], wb_emu_out[17], wb_emu_saved_sp, wb_emu_target;
+
+#define WB_EMU_FN(name, bytes)						\
+	".globl " name "\n\t.type " name ", @function\n" name ":\n\t"	\
+	".byte " bytes "\n\tjmp wb_emu_capture\n\t"			\
+	".size " name ", . - " name "\n\t"
+
+#define WB_EMU_LOAD(reg, i)	"mov wb_emu_in+" #i "(%rip), %" reg "\n\t"
+#define WB_EMU_SAVE(reg, i)	"mov %" reg ", wb_emu_out+" #i "(%rip)\n\t"
+
+asm(".pushsection .bss\n\t"
+    ".balign 16\n"
+    "wb_emu_stack:\n\t.skip 65536\n"
+    "wb_emu_stack_top:\n\t"
+    ".popsection\n\t"
+    ".pushsection .text\n\t"
+    /* void wb_emu_run(void (*fn)(void)) */
+    ".globl wb_emu_run\n\t.type wb_emu_run, @function\n"
+    "wb_emu_run:\n\t"
+    "push %rbx\n\tpush %rbp\n\tpush %r12\n\t"
+    "push %r13\n\tpush %r14\n\tpush %r15\n\t"
+    "mov %rsp, wb_emu_saved_sp(%rip)\n\t"
+    "mov %rdi, wb_emu_target(%rip)\n\t"
+    /* room above for "add $N,%rsp" */
+    "lea wb_emu_stack_top-4096(%rip), %rsp\n\t"
+    "pushq wb_emu_in+128(%rip)\n\t"
+    "popfq\n\t"
+    WB_EMU_LOAD("rax", 0) WB_EMU_LOAD("rcx", 8) WB_EMU_LOAD("rdx", 16)
+    WB_EMU_LOAD("rbx", 24) WB_EMU_LOAD("rbp", 40) WB_EMU_LOAD("rsi", 48)
+    WB_EMU_LOAD("rdi", 56) WB_EMU_LOAD("r8", 64) WB_EMU_LOAD("r9", 72)
+    WB_EMU_LOAD("r10", 80) WB_EMU_LOAD("r11", 88) WB_EMU_LOAD("r12", 96)
+    WB_EMU_LOAD("r13", 104) WB_EMU_LOAD("r14", 112) WB_EMU_LOAD("r15", 120)
+    "call *wb_emu_target(%rip)\n\t"
+    "ud2\n\t"
+    ".size wb_emu_run, . - wb_emu_run\n"
+    "wb_emu_capture:\n\t"
+    "pushfq\n\t"
+    WB_EMU_SAVE("rax", 0) WB_EMU_SAVE("rcx", 8) WB_EMU_SAVE("rdx", 16)
+    WB_EMU_SAVE("rbx", 24) WB_EMU_SAVE("rbp", 40) WB_EMU_SAVE("rsi", 48)
+    WB_EMU_SAVE("rdi", 56) WB_EMU_SAVE("r8", 64) WB_EMU_SAVE("r9", 72)
+    WB_EMU_SAVE("r10", 80) WB_EMU_SAVE("r11", 88) WB_EMU_SAVE("r12", 96)
+    WB_EMU_SAVE("r13", 104) WB_EMU_SAVE("r14", 112) WB_EMU_SAVE("r15", 120)
+    "popq wb_emu_out+128(%rip)\n\t"
+    "mov %rsp, wb_emu_out+32(%rip)\n\t"
+    "mov wb_emu_saved_sp(%rip), %rsp\n\t"
+    "pop %r15\n\tpop %r14\n\tpop %r13\n\t"
+    "pop %r12\n\tpop %rbp\n\tpop %rbx\n\t"
+    "ret\n\t"
+    /* endbr64, multi-byte NOPs */
+    WB_EMU_FN("wb_demo_emu_endbr64", "0xf3, 0x0f, 0x1e, 0xfa")
+    WB_EMU_FN("wb_demo_emu_nop3", "0x0f, 0x1f, 0x00")
+    WB_EMU_FN("wb_demo_emu_nop4", "0x0f, 0x1f, 0x40, 0x00")
+    WB_EMU_FN("wb_demo_emu_nop5", "0x0f, 0x1f, 0x44, 0x00, 0x00")
+    WB_EMU_FN("wb_demo_emu_nop6", "0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00")
+    WB_EMU_FN("wb_demo_emu_nop7", "0x0f, 0x1f, 0x80, 0, 0, 0, 0")
+    WB_EMU_FN("wb_demo_emu_nop8", "0x0f, 0x1f, 0x84, 0x00, 0, 0, 0, 0")
+    WB_EMU_FN("wb_demo_emu_nop9", "0x66, 0x0f, 0x1f, 0x84, 0x00, 0, 0, 0, 0")
+    WB_EMU_FN("wb_demo_emu_nop_rip", "0x0f, 0x1f, 0x05, 0x10, 0, 0, 0")
+    WB_EMU_FN("wb_demo_emu_nop_fs", "0x64, 0x0f, 0x1f, 0x40, 0x08")
+    /* mov between registers, 64 and 32 bits, both opcodes */
+    WB_EMU_FN("wb_demo_emu_mov_rsp_rbp", "0x48, 0x89, 0xe5")
+    WB_EMU_FN("wb_demo_emu_mov_rsp_rbp_8b", "0x48, 0x8b, 0xec")
+    WB_EMU_FN("wb_demo_emu_mov_rdi_rbx", "0x48, 0x89, 0xfb")
+    WB_EMU_FN("wb_demo_emu_mov_r8_r15", "0x4d, 0x89, 0xc7")
+    WB_EMU_FN("wb_demo_emu_mov_r14_rcx_8b", "0x49, 0x8b, 0xce")
+    WB_EMU_FN("wb_demo_emu_mov_esi_eax", "0x89, 0xf0")
+    WB_EMU_FN("wb_demo_emu_mov_r9d_r12d", "0x45, 0x89, 0xcc")
+    WB_EMU_FN("wb_demo_emu_mov_edi_r10d_8b", "0x44, 0x8b, 0xd7")
+    WB_EMU_FN("wb_demo_emu_mov_ebx_ebx", "0x89, 0xdb")
+    /* add and sub of an immediate: %rsp, then the flag edge cases */
+    WB_EMU_FN("wb_demo_emu_sub_rsp_i8", "0x48, 0x83, 0xec, 0x28")
+    WB_EMU_FN("wb_demo_emu_sub_rsp_i32", "0x48, 0x81, 0xec, 0x00, 0x01, 0, 0")
+    WB_EMU_FN("wb_demo_emu_add_rsp_i8", "0x48, 0x83, 0xc4, 0x28")
+    WB_EMU_FN("wb_demo_emu_add_rsp_i32", "0x48, 0x81, 0xc4, 0x88, 0, 0, 0")
+    WB_EMU_FN("wb_demo_emu_add_eax_1", "0x83, 0xc0, 0x01")
+    WB_EMU_FN("wb_demo_emu_add_rcx_1", "0x48, 0x83, 0xc1, 0x01")
+    WB_EMU_FN("wb_demo_emu_sub_rdx_1", "0x48, 0x83, 0xea, 0x01")
+    WB_EMU_FN("wb_demo_emu_sub_rsi_1", "0x48, 0x83, 0xee, 0x01")
+    WB_EMU_FN("wb_demo_emu_add_r11d_16", "0x41, 0x83, 0xc3, 0x10")
+    WB_EMU_FN("wb_demo_emu_sub_r13d_16", "0x41, 0x83, 0xed, 0x10")
+    WB_EMU_FN("wb_demo_emu_add_r12_i32", "0x49, 0x81, 0xc4, 0xff, 0xff, 0xff, 0x7f")
+    WB_EMU_FN("wb_demo_emu_sub_rbx_min", "0x48, 0x81, 0xeb, 0, 0, 0, 0x80")
+    WB_EMU_FN("wb_demo_emu_add_edi_m1", "0x83, 0xc7, 0xff")
+    WB_EMU_FN("wb_demo_emu_sub_r9_m128", "0x49, 0x83, 0xe9, 0x80")
+    WB_EMU_FN("wb_demo_emu_sub_ebp_i32", "0x81, 0xed, 0x78, 0x56, 0x34, 0x12")
+    /* not emulated: single-stepped out of line */
+    WB_EMU_FN("wb_demo_step_add_rsi_rdi", "0x48, 0x01, 0xf7")
+    WB_EMU_FN("wb_demo_step_and_rsp", "0x48, 0x83, 0xe4, 0xf0")
+    WB_EMU_FN("wb_demo_step_lea_r10", "0x4c, 0x8d, 0x54, 0x24, 0x08")
+    WB_EMU_FN("wb_demo_step_mov16", "0x66, 0x89, 0xf0")
+    WB_EMU_FN("wb_demo_step_cmp_rcx", "0x48, 0x83, 0xf9, 0x05")
+    /*
+     * The benchmark's functions: long f(long a, long b), a + b, entered
+     * by "sub $0x18,%rsp" and by endbr64.
+     */
+    ".globl wb_demo_sub_entry\n\t.type wb_demo_sub_entry, @function\n"
+    "wb_demo_sub_entry:\n\t"
+    "sub $0x18, %rsp\n\t"
+    "lea (%rdi,%rsi), %rax\n\t"
+    "add $0x18, %rsp\n\t"
+    "ret\n\t"
+    ".size wb_demo_sub_entry, . - wb_demo_sub_entry\n\t"
+    ".globl wb_demo_endbr_entry\n\t.type wb_demo_endbr_entry, @function\n"
+    "wb_demo_endbr_entry:\n\t"
+    ".byte 0xf3, 0x0f, 0x1e, 0xfa\n\t"
+    "lea (%rdi,%rsi), %rax\n\t"
+    "ret\n\t"
+    ".size wb_demo_endbr_entry, . - wb_demo_endbr_entry\n\t"
+    ".popsection");
+
+void wb_emu_run(void (*fn)(void));
+long wb_demo_sub_entry(long a, long b);
+long wb_demo_endbr_entry(long a, long b);
+
+#define WB_EMU_DECL(n)	void wb_demo_##n(void)
+#define WB_EMU_CASE(n)	{ #n, wb_demo_##n }
+WB_EMU_DECL(emu_endbr64); WB_EMU_DECL(emu_nop3); WB_EMU_DECL(emu_nop4);
+WB_EMU_DECL(emu_nop5); WB_EMU_DECL(emu_nop6); WB_EMU_DECL(emu_nop7);
+WB_EMU_DECL(emu_nop8); WB_EMU_DECL(emu_nop9); WB_EMU_DECL(emu_nop_rip);
+WB_EMU_DECL(emu_nop_fs);
+WB_EMU_DECL(emu_mov_rsp_rbp); WB_EMU_DECL(emu_mov_rsp_rbp_8b);
+WB_EMU_DECL(emu_mov_rdi_rbx); WB_EMU_DECL(emu_mov_r8_r15);
+WB_EMU_DECL(emu_mov_r14_rcx_8b); WB_EMU_DECL(emu_mov_esi_eax);
+WB_EMU_DECL(emu_mov_r9d_r12d); WB_EMU_DECL(emu_mov_edi_r10d_8b);
+WB_EMU_DECL(emu_mov_ebx_ebx);
+WB_EMU_DECL(emu_sub_rsp_i8); WB_EMU_DECL(emu_sub_rsp_i32);
+WB_EMU_DECL(emu_add_rsp_i8); WB_EMU_DECL(emu_add_rsp_i32);
+WB_EMU_DECL(emu_add_eax_1); WB_EMU_DECL(emu_add_rcx_1);
+WB_EMU_DECL(emu_sub_rdx_1); WB_EMU_DECL(emu_sub_rsi_1);
+WB_EMU_DECL(emu_add_r11d_16); WB_EMU_DECL(emu_sub_r13d_16);
+WB_EMU_DECL(emu_add_r12_i32); WB_EMU_DECL(emu_sub_rbx_min);
+WB_EMU_DECL(emu_add_edi_m1); WB_EMU_DECL(emu_sub_r9_m128);
+WB_EMU_DECL(emu_sub_ebp_i32);
+WB_EMU_DECL(step_add_rsi_rdi); WB_EMU_DECL(step_and_rsp);
+WB_EMU_DECL(step_lea_r10); WB_EMU_DECL(step_mov16);
+WB_EMU_DECL(step_cmp_rcx);
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} wb_emu_cases[] = {
+	WB_EMU_CASE(emu_endbr64), WB_EMU_CASE(emu_nop3), WB_EMU_CASE(emu_nop4),
+	WB_EMU_CASE(emu_nop5), WB_EMU_CASE(emu_nop6), WB_EMU_CASE(emu_nop7),
+	WB_EMU_CASE(emu_nop8), WB_EMU_CASE(emu_nop9),
+	WB_EMU_CASE(emu_nop_rip), WB_EMU_CASE(emu_nop_fs),
+	WB_EMU_CASE(emu_mov_rsp_rbp), WB_EMU_CASE(emu_mov_rsp_rbp_8b),
+	WB_EMU_CASE(emu_mov_rdi_rbx), WB_EMU_CASE(emu_mov_r8_r15),
+	WB_EMU_CASE(emu_mov_r14_rcx_8b), WB_EMU_CASE(emu_mov_esi_eax),
+	WB_EMU_CASE(emu_mov_r9d_r12d), WB_EMU_CASE(emu_mov_edi_r10d_8b),
+	WB_EMU_CASE(emu_mov_ebx_ebx),
+	WB_EMU_CASE(emu_sub_rsp_i8), WB_EMU_CASE(emu_sub_rsp_i32),
+	WB_EMU_CASE(emu_add_rsp_i8), WB_EMU_CASE(emu_add_rsp_i32),
+	WB_EMU_CASE(emu_add_eax_1), WB_EMU_CASE(emu_add_rcx_1),
+	WB_EMU_CASE(emu_sub_rdx_1), WB_EMU_CASE(emu_sub_rsi_1),
+	WB_EMU_CASE(emu_add_r11d_16), WB_EMU_CASE(emu_sub_r13d_16),
+	WB_EMU_CASE(emu_add_r12_i32), WB_EMU_CASE(emu_sub_rbx_min),
+	WB_EMU_CASE(emu_add_edi_m1), WB_EMU_CASE(emu_sub_r9_m128),
+	WB_EMU_CASE(emu_sub_ebp_i32),
+	WB_EMU_CASE(step_add_rsi_rdi), WB_EMU_CASE(step_and_rsp),
+	WB_EMU_CASE(step_lea_r10), WB_EMU_CASE(step_mov16),
+	WB_EMU_CASE(step_cmp_rcx),
+};
+
+/*
+ * The input registers: values at the edges of the add/sub cases (carry
+ * out of bit 31 and 63, signed overflow, zero results) and high halves
+ * that a 32-bit result must clear.
+ */
+static const unsigned long wb_emu_regs[16] = {
+	0xffffffff7fffffffUL, 0xffffffffffffffffUL, 0, 0x0123456789abcdefUL,
+	0, 0x5555aaaa5555aaaaUL, 0x8000000000000000UL, 0xffUL,
+	0x8888888888888888UL, 0x9999999999999999UL, 0xa0a0a0a0a0a0a0a0UL,
+	0xdeadbeeffffffff0UL, 0x7fffffffffffffffUL, 0x10UL,
+	0xeeeeeeeeeeeeeeeeUL, 0xf0f0f0f0f0f0f0f0UL,
+};
+
+static const char *const wb_emu_names[17] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "flags",
+};
+
+/* IF and the always-one bit 1; then CF PF AF ZF SF OF set as well. */
+static const unsigned long wb_emu_flags_in[2] = { 0x202, 0x202 | 0x8d5 };
+
+static int has_xol_page(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	if (!f) {
+		perror("/proc/self/maps");
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[uprobes]"))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+static void emu(void)
+{
+	unsigned int c, f, r;
+
+	for (c = 0; c < sizeof(wb_emu_cases) / sizeof(wb_emu_cases[0]); c++) {
+		for (f = 0; f < 2; f++) {
+			memcpy(wb_emu_in, wb_emu_regs, sizeof(wb_emu_regs));
+			wb_emu_in[16] = wb_emu_flags_in[f];
+			memset(wb_emu_out, 0, sizeof(wb_emu_out));
+			wb_emu_run(wb_emu_cases[c].fn);
+			printf("%s flags_in=%#lx", wb_emu_cases[c].name,
+			       wb_emu_flags_in[f]);
+			for (r = 0; r < 17; r++)
+				printf(" %s=%#lx", wb_emu_names[r], wb_emu_out[r]);
+			printf("\n");
+		}
+	}
+	printf("xol: %s\n", has_xol_page() ? "mapped" : "none");
+}
+
+static void loop_entry(long (*fn)(long, long), const char *name, long n)
+{
+	long i, sum = 0;
+
+	for (i = 1; i <= n; i++)
+		sum += fn(i, 2 * i);
+	printf("wb-demo: %ld calls of %s, sum %ld\n", n, name, sum);
+}
+#endif
+
 static void calls(int n)
 {
 	int i;
@@ -226,6 +482,22 @@ int main(int argc, char **argv)
 		printf("wb-demo: %d getpgid calls\n", n);
 		return 0;
 	}
+#ifdef __x86_64__
+	if (!strcmp(mode, "emu")) {
+		emu();
+		return 0;
+	}
+	if (!strcmp(mode, "loop-sub")) {
+		loop_entry(wb_demo_sub_entry, "wb_demo_sub_entry",
+			   argc > 2 ? atol(argv[2]) : 1000);
+		return 0;
+	}
+	if (!strcmp(mode, "loop-endbr")) {
+		loop_entry(wb_demo_endbr_entry, "wb_demo_endbr_entry",
+			   argc > 2 ? atol(argv[2]) : 1000);
+		return 0;
+	}
+#endif
 	if (!strcmp(mode, "sema")) {
 		printf("%u\n", (unsigned int)wb_demo_sema[0]);
 		return 0;
