@@ -506,12 +506,63 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
 	callers_settled_op = callers_idle ? &ftrace_list_end : NULL;
 }
 
-/* Called after a full wait: nobody holds an op loaded before it began. */
-static void ftrace_callers_waited(void)
+/*
+ * Removal.  unregister_ftrace_function() promises that once it returns no
+ * callback of the ops runs, none is still running and none will start,
+ * while other CPUs keep calling the traced functions.  After the update
+ * that drops the ops (no published set holds it, no site calls its
+ * trampoline, ftrace_call no longer calls its function), what can still
+ * lead into its callback, and what ends it:
+ *
+ *  (a) the dispatcher: it looks the set up and calls the members with
+ *      preemption off, in every context (also where RCU does not watch);
+ *  (b) the shared callers ftrace_caller/ftrace_regs_caller (x86_64): they
+ *      turn preemption off before they load function_trace_op and fetch
+ *      the ftrace_call slot, and back on once the callback returned;
+ *  (c) the ops' own trampoline (x86_64, a copy of (b)): the same span; a
+ *      task preempted in it outside the span calls whatever the slot holds
+ *      when it gets there, so on removal the slot is aimed at ftrace_stub
+ *      first (arch_ftrace_update_trampoline() of a REMOVING ops), and the
+ *      text is freed by the arch only after an RCU-tasks grace period;
+ *  (d) a direct trampoline or one the ops' owner supplied: it is entered
+ *      from the site and runs preemptibly, out of our sight;
+ *  (e) arm64's ftrace_caller, the static __fentry__ without call-site
+ *      records: they load the op and call it preemptibly.
+ *
+ * A CPU inside a region with preemption off is waited for by one
+ * synchronize_rcu_tasks_rude(): a CPU cannot run the per-CPU work that
+ * ends it before it left the region, RCU watching or not.  So where every
+ * path is (a)-(c) one rude wait is enough, and it also frees the
+ * replaced generations and covers the trampoline-list lookups.  (d) and
+ * (e) also need synchronize_rcu_tasks(), as every ops did before.  An ops
+ * that no published set ever held (FTRACE_OPS_FL_SITE_LIVE clear) was
+ * never reachable: no wait at all (only the trampoline list, if it is on
+ * it, still costs one RCU grace period for its lookups).
+ *
+ * fgraph and fprobe users are subops or callers of such ops: their entry
+ * callbacks run inside (a)-(c); their return paths wait themselves (one
+ * rude wait in fgraph).  The same argument lets function_trace_op settle
+ * after a rude wait (every span loads the op and fetches the slot with
+ * preemption off), but "callers idle" still needs a full wait: a task may
+ * sit preempted at the top of ftrace_caller, outside any span.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_X86_64)
+#define FTRACE_CALLERS_UNPREEMPTIBLE	true
+#else
+#define FTRACE_CALLERS_UNPREEMPTIBLE	false
+#endif
+
+/*
+ * Called after a wait: @full for rude + tasks RCU, else rude only.  After
+ * it nobody holds an op loaded before it began.
+ */
+static void ftrace_callers_waited(bool full)
 {
+	if (!full && !FTRACE_CALLERS_UNPREEMPTIBLE)
+		return;
 	callers_settled_op = function_trace_op;
 	/* ftrace_stub was installed before that wait and every site is a NOP. */
-	if (ftrace_trace_function == ftrace_stub)
+	if (full && ftrace_trace_function == ftrace_stub)
 		callers_idle = true;
 }
 
@@ -548,16 +599,35 @@ static int ftrace_update_sites_removing(int command)
 	return ret;
 }
 
+/* May a removed @ops' callback run outside a span with preemption off? */
+static bool ftrace_removal_needs_tasks(struct ftrace_ops *ops)
+{
+	if (!FTRACE_CALLERS_UNPREEMPTIBLE)
+		return true;				/* (e) */
+	if (ops->flags & FTRACE_OPS_FL_DIRECT)
+		return true;				/* (d) */
+#ifdef CONFIG_DYNAMIC_FTRACE
+	if (ops->trampoline && !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return true;				/* (d) */
+#endif
+	return false;
+}
+
 /*
  * Wait until nothing reached through the previous update still runs: code
  * with preemption off (also where RCU does not watch) for the rude flavour,
- * tasks preempted inside a trampoline or callback for the tasks flavour.
+ * with @tasks also tasks preempted inside a trampoline or callback.
  */
-static void ftrace_wait_for_callbacks(void)
+static void ftrace_wait_for_callbacks(bool tasks)
 {
+#ifdef CONFIG_DYNAMIC_FTRACE
+	ftrace_sites_wait_readers();
+#else
 	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
-	ftrace_callers_waited();
+#endif
+	if (tasks)
+		synchronize_rcu_tasks();
+	ftrace_callers_waited(tasks);
 }
 
 /* ---- trampolines ------------------------------------------------------ */
@@ -617,6 +687,8 @@ void ftrace_trampoline_add(struct ftrace_ops *ops)
 			     (void *)ops->trampoline, ops->trampoline_size);
 }
 
+static bool ftrace_trampoline_unlist(struct ftrace_ops *ops);
+
 /**
  * ftrace_trampoline_free - retire and free an ops' trampoline
  * @ops: an ops no site and no task can reach any more
@@ -630,17 +702,39 @@ void ftrace_trampoline_free(struct ftrace_ops *ops)
 {
 	lockdep_assert_held(&ftrace_lock);
 
-	if (ftrace_tramp_listed(ops)) {
-		void *tramp = (void *)ops->trampoline;
-
-		perf_event_text_poke(tramp, tramp, ops->trampoline_size, NULL, 0);
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
-				   ops->trampoline_size, true,
-				   FTRACE_TRAMPOLINE_SYM);
-		list_del_rcu(&ops->list);
+	if (ftrace_trampoline_unlist(ops))
 		synchronize_rcu();
-	}
 	arch_ftrace_trampoline_free(ops);
+}
+
+/*
+ * Unpublish @ops' trampoline; the caller waits for the list's lockless
+ * readers before it frees the trampoline.  Returns whether it was listed.
+ */
+static bool ftrace_trampoline_unlist(struct ftrace_ops *ops)
+{
+	void *tramp = (void *)ops->trampoline;
+
+	if (!ftrace_tramp_listed(ops))
+		return false;
+	perf_event_text_poke(tramp, tramp, ops->trampoline_size, NULL, 0);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+			   ops->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
+	list_del_rcu(&ops->list);
+	return true;
+}
+
+/*
+ * @ops is being removed: a trampoline of ours stops calling its function
+ * ((c) under "Removal") and leaves the list.  The caller's wait covers the
+ * list readers, arch_ftrace_trampoline_free() then frees it.
+ */
+static void ftrace_trampoline_retire(struct ftrace_ops *ops)
+{
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !ops->trampoline)
+		return;
+	arch_ftrace_update_trampoline(ops);
+	ftrace_trampoline_unlist(ops);
 }
 
 /* Let the arch create or retarget @ops' trampoline; publish a new one. */
@@ -880,6 +974,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 /* Trampolines need a call site to point at them: there are none. */
 static void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops) { }
 static void ftrace_trampoline_free(struct ftrace_ops *ops) { }
+static void ftrace_trampoline_retire(struct ftrace_ops *ops) { }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
@@ -974,6 +1069,7 @@ int __register_ftrace_function(struct ftrace_ops *ops)
 	ops->saved_func = ops->func;
 	if (ftrace_pids_enabled(ops))
 		ops->func = ftrace_pid_func;
+	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
 
 	/* The trampoline calls ftrace_ops_get_func(ops): func is final now. */
 	ftrace_ops_refresh_trampoline(ops);
@@ -1073,10 +1169,12 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
  * @command: extra FTRACE_* commands for the same update (graph caller)
  *
  * When this returns 0, no site calls @ops, no CPU or task runs its
- * callback or trampoline, its func is back to what was registered and its
- * trampoline is freed: the caller may free @ops.
+ * callback and none will, its func is back to what was registered and its
+ * trampoline is retired (freed after an RCU-tasks grace period): the
+ * caller may free @ops.  How long it waits: "Removal" above.
  *
- * Context: ftrace_lock held; sleeps (two RCU-tasks grace periods).
+ * Context: ftrace_lock held; sleeps (at most one RCU-tasks-rude and one
+ * RCU-tasks grace period).
  * Return: 0; -ENODEV if the core is dead; -EBUSY if @ops is not
  * registered; -EINVAL if it is a subop; the error of an update that kept
  * failing (after a warning; @ops is then unregistered but possibly still
@@ -1103,10 +1201,15 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	}
 	ftrace_callers_forget(ops);
 
-	ftrace_wait_for_callbacks();
+	if (ops->flags & FTRACE_OPS_FL_SITE_LIVE) {
+		ftrace_trampoline_retire(ops);
+		ftrace_wait_for_callbacks(ftrace_removal_needs_tasks(ops));
+	}
+	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
 
 	ops->func = ops->saved_func;
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	/* Unlisted already if it was live; else one RCU period for lookups. */
 	ftrace_trampoline_free(ops);
 
 	/* One ops left: ftrace_call may now call it directly. */
