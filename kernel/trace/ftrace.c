@@ -526,8 +526,10 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  *      text is freed by the arch only after an RCU-tasks grace period;
  *  (d) a direct trampoline or one the ops' owner supplied: it is entered
  *      from the site and runs preemptibly, out of our sight;
- *  (e) arm64's ftrace_caller, the static __fentry__ without call-site
- *      records: they load the op and call it preemptibly.
+ *  (e) arm64's ftrace_caller, which loads the site's ops literal and calls
+ *      its function preemptibly (a span there would cost about ten
+ *      instructions per hit, against a hit budget met by six), and the
+ *      static __fentry__ without call-site records.
  *
  * A CPU inside a region with preemption off is waited for by one
  * synchronize_rcu_tasks_rude(): a CPU cannot run the per-CPU work that
