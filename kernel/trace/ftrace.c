@@ -117,6 +117,8 @@ ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
 struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 static struct ftrace_ops *callers_settled_op = &ftrace_list_end;
 static bool callers_idle = true;
+/* Writes of function_trace_op, for waits made without ftrace_lock. */
+static unsigned long callers_op_changes;
 
 /* Sites may be patched; set to 1 by ftrace_init() once the sites are NOPs. */
 int ftrace_enabled __read_mostly;
@@ -454,6 +456,7 @@ static bool ftrace_callers_ready_for(struct ftrace_ops *ops)
 		if (!ftrace_func_ignores_op(ftrace_trace_function))
 			return false;
 		WRITE_ONCE(function_trace_op, ops);
+		callers_op_changes++;
 		/* Installing the new target (text_poke_bp() IPIs) orders it. */
 		smp_wmb();
 		callers_settled_op = callers_idle ? ops : NULL;
@@ -503,6 +506,7 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
 	if (function_trace_op != ops)
 		return;
 	WRITE_ONCE(function_trace_op, &ftrace_list_end);
+	callers_op_changes++;
 	callers_settled_op = callers_idle ? &ftrace_list_end : NULL;
 }
 
@@ -535,7 +539,10 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  * synchronize_rcu_tasks_rude(): a CPU cannot run the per-CPU work that
  * ends it before it left the region, RCU watching or not.  So where every
  * path is (a)-(c) one rude wait is enough, and it also frees the
- * replaced generations and covers the trampoline-list lookups.  (d) and
+ * replaced generations and covers the trampoline-list lookups.
+ * unregister_ftrace_function() makes that wait without ftrace_lock, so
+ * one grace period serves every removal published before it began
+ * (ftrace_removal_wait()).  (d) and
  * (e) also need synchronize_rcu_tasks(), as every ops did before.  An ops
  * that no published set ever held (FTRACE_OPS_FL_SITE_LIVE clear) was
  * never reachable: no wait at all (only the trampoline list, if it is on
@@ -613,6 +620,41 @@ static bool ftrace_removal_needs_tasks(struct ftrace_ops *ops)
 		return true;				/* (d) */
 #endif
 	return false;
+}
+
+/*
+ * Removals that need only the rude wait share it.  Such a removal takes a
+ * ticket under ftrace_lock once its update is published, then waits with
+ * ftrace_lock dropped: the first to get ftrace_removal_mutex waits for all
+ * removals published so far, and those queued behind it find their ticket
+ * covered and return without a grace period of their own.
+ */
+static DEFINE_MUTEX(ftrace_removal_mutex);
+static unsigned long ftrace_removal_ticket;	/* last one handed out; ftrace_lock */
+static unsigned long ftrace_removal_covered;	/* ftrace_removal_mutex */
+
+static void ftrace_removal_wait(unsigned long ticket)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	struct ftrace_site_gen *retired;
+	unsigned long last, changes;
+
+	guard(mutex)(&ftrace_removal_mutex);
+	if (ftrace_removal_covered >= ticket)
+		return;
+	scoped_guard(mutex, &ftrace_lock) {
+		last = ftrace_removal_ticket;
+		changes = callers_op_changes;
+		retired = ftrace_sites_retired_take();
+	}
+	ftrace_sites_wait_free(retired);
+	ftrace_removal_covered = last;
+	/* function_trace_op as it was before the wait settled, if unchanged. */
+	scoped_guard(mutex, &ftrace_lock) {
+		if (changes == callers_op_changes)
+			ftrace_callers_waited(false);
+	}
+#endif
 }
 
 /*
@@ -1165,6 +1207,10 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	return 0;
 }
 
+static int ftrace_shutdown_begin(struct ftrace_ops *ops, int command,
+				 unsigned long *ticket);
+static void ftrace_shutdown_end(struct ftrace_ops *ops);
+
 /**
  * ftrace_shutdown - unregister an ops and unpatch its call sites
  * @ops: a registered top-level ops
@@ -1186,8 +1232,28 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 {
 	int ret;
 
+	ret = ftrace_shutdown_begin(ops, command, NULL);
+	if (!ret)
+		ftrace_shutdown_end(ops);
+	return ret;
+}
+
+/*
+ * Unregister @ops and patch its sites away.  Then, if it was live, either
+ * wait here (@ticket NULL, or a wait that needs RCU-tasks) or hand out a
+ * ticket for ftrace_removal_wait() (*@ticket non-zero); 0 when nothing
+ * needs waiting for.  ftrace_shutdown_end() completes the removal.
+ */
+static int ftrace_shutdown_begin(struct ftrace_ops *ops, int command,
+				 unsigned long *ticket)
+{
+	bool tasks;
+	int ret;
+
 	lockdep_assert_held(&ftrace_lock);
 
+	if (ticket)
+		*ticket = 0;
 	if (ftrace_core_dead())
 		return -ENODEV;
 
@@ -1205,9 +1271,20 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 
 	if (ops->flags & FTRACE_OPS_FL_SITE_LIVE) {
 		ftrace_trampoline_retire(ops);
-		ftrace_wait_for_callbacks(ftrace_removal_needs_tasks(ops));
+		tasks = ftrace_removal_needs_tasks(ops);
+		if (ticket && !tasks)
+			*ticket = ++ftrace_removal_ticket;
+		else
+			ftrace_wait_for_callbacks(tasks);
 	}
 	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
+	return 0;
+}
+
+/* After the wait: give @ops back its function, free its trampoline. */
+static void ftrace_shutdown_end(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
 
 	ops->func = ops->saved_func;
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
@@ -1217,7 +1294,6 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	/* One ops left: ftrace_call may now call it directly. */
 	if (ftrace_only_ops() && ftrace_trace_function == arch_ftrace_ops_list_func)
 		ftrace_update_sites(0);
-	return 0;
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -1413,11 +1489,26 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
+	unsigned long ticket;
+	int ret;
+
 	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
 		return ftrace_shutdown_ipmodify(ops);
 
+	scoped_guard(mutex, &ftrace_lock) {
+		ret = ftrace_shutdown_begin(ops, 0, &ticket);
+		if (ret)
+			return ret;
+		if (!ticket) {
+			ftrace_shutdown_end(ops);
+			return 0;
+		}
+	}
+	/* Without ftrace_lock: removals racing with this one share the wait. */
+	ftrace_removal_wait(ticket);
 	guard(mutex)(&ftrace_lock);
-	return ftrace_shutdown(ops, 0);
+	ftrace_shutdown_end(ops);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 

@@ -273,6 +273,11 @@ int ftrace_sites_check(void);
  * were before the call; replaced generations are freed.  ftrace_lock held.
  */
 void ftrace_sites_wait_readers(void);
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* The same wait without ftrace_lock: take the list, then wait and free. */
+struct ftrace_site_gen *ftrace_sites_retired_take(void);
+void ftrace_sites_wait_free(struct ftrace_site_gen *list);
+#endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 

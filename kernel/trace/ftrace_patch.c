@@ -1145,8 +1145,34 @@ static void site_reap_fn(struct work_struct *work)
 
 	scoped_guard(mutex, &ftrace_lock)
 		list = site_retired_take();
-	if (!list)
-		return;
+	if (list)
+		ftrace_sites_wait_free(list);
+}
+
+/**
+ * ftrace_sites_retired_take - take the generations replaced so far
+ *
+ * For a wait without ftrace_lock: hand the list to ftrace_sites_wait_free().
+ *
+ * Context: ftrace_lock held.
+ * Return: the list (NULL if empty).
+ */
+struct ftrace_site_gen *ftrace_sites_retired_take(void)
+{
+	lockdep_assert_held(&ftrace_lock);
+	return site_retired_take();
+}
+
+/**
+ * ftrace_sites_wait_free - wait out the readers, free what was taken
+ * @list: from ftrace_sites_retired_take(), taken before this call
+ *
+ * One synchronize_rcu_tasks_rude() (see ftrace_sites_wait_readers()).
+ *
+ * Context: process context, no ftrace lock needed; sleeps.
+ */
+void ftrace_sites_wait_free(struct ftrace_site_gen *list)
+{
 	site_wait_readers();
 	site_gen_free_list(list);
 }
@@ -1170,8 +1196,7 @@ void ftrace_sites_wait_readers(void)
 
 	lockdep_assert_held(&ftrace_lock);
 	list = site_retired_take();
-	site_wait_readers();
-	site_gen_free_list(list);
+	ftrace_sites_wait_free(list);
 }
 
 /* @old was replaced: free it once no reader can be on it. */

@@ -46,6 +46,8 @@
  *  - ax, cx, dx, si, di, r8, r9 and bp (and in ftrace_regs_caller every
  *    register and the flags) are popped from the frame before the traced
  *    function resumes, so a callback may change them through fregs.
+ *  - The op load, the call slot fetch and the callback run with
+ *    preemption off (PREEMPTION kernels), see fh_preempt_off.
  *  - Everything from a caller's symbol to its *_end label is copied into
  *    trampolines unchanged except for the 10-byte ops load at *_op_ref and
  *    the call slot.  The code must therefore only use relative branches
