@@ -117,6 +117,8 @@ ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
 struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 static struct ftrace_ops *callers_settled_op = &ftrace_list_end;
 static bool callers_idle = true;
+/* Writes of function_trace_op, for waits made without ftrace_lock. */
+static unsigned long callers_op_changes;
 
 /* Sites may be patched; set to 1 by ftrace_init() once the sites are NOPs. */
 int ftrace_enabled __read_mostly;
@@ -454,6 +456,7 @@ static bool ftrace_callers_ready_for(struct ftrace_ops *ops)
 		if (!ftrace_func_ignores_op(ftrace_trace_function))
 			return false;
 		WRITE_ONCE(function_trace_op, ops);
+		callers_op_changes++;
 		/* Installing the new target (text_poke_bp() IPIs) orders it. */
 		smp_wmb();
 		callers_settled_op = callers_idle ? ops : NULL;
@@ -503,15 +506,72 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
 	if (function_trace_op != ops)
 		return;
 	WRITE_ONCE(function_trace_op, &ftrace_list_end);
+	callers_op_changes++;
 	callers_settled_op = callers_idle ? &ftrace_list_end : NULL;
 }
 
-/* Called after a full wait: nobody holds an op loaded before it began. */
-static void ftrace_callers_waited(void)
+/*
+ * Removal.  unregister_ftrace_function() promises that once it returns no
+ * callback of the ops runs, none is still running and none will start,
+ * while other CPUs keep calling the traced functions.  After the update
+ * that drops the ops (no published set holds it, no site calls its
+ * trampoline, ftrace_call no longer calls its function), what can still
+ * lead into its callback, and what ends it:
+ *
+ *  (a) the dispatcher: it looks the set up and calls the members with
+ *      preemption off, in every context (also where RCU does not watch);
+ *  (b) the shared callers ftrace_caller/ftrace_regs_caller (x86_64): they
+ *      turn preemption off before they load function_trace_op and fetch
+ *      the ftrace_call slot, and back on once the callback returned;
+ *  (c) the ops' own trampoline (x86_64, a copy of (b)): the same span; a
+ *      task preempted in it outside the span calls whatever the slot holds
+ *      when it gets there, so on removal the slot is aimed at ftrace_stub
+ *      first (arch_ftrace_update_trampoline() of a REMOVING ops), and the
+ *      text is freed by the arch only after an RCU-tasks grace period;
+ *  (d) a direct trampoline or one the ops' owner supplied: it is entered
+ *      from the site and runs preemptibly, out of our sight;
+ *  (e) arm64's ftrace_caller, which loads the site's ops literal and calls
+ *      its function preemptibly (a span there would cost about ten
+ *      instructions per hit, against a hit budget met by six), and the
+ *      static __fentry__ without call-site records.
+ *
+ * A CPU inside a region with preemption off is waited for by one
+ * synchronize_rcu_tasks_rude(): a CPU cannot run the per-CPU work that
+ * ends it before it left the region, RCU watching or not.  So where every
+ * path is (a)-(c) one rude wait is enough, and it also frees the
+ * replaced generations and covers the trampoline-list lookups.
+ * unregister_ftrace_function() makes that wait without ftrace_lock, so
+ * one grace period serves every removal published before it began
+ * (ftrace_removal_wait()).  (d) and
+ * (e) also need synchronize_rcu_tasks(), as every ops did before.  An ops
+ * that no published set ever held (FTRACE_OPS_FL_SITE_LIVE clear) was
+ * never reachable: no wait at all (only the trampoline list, if it is on
+ * it, still costs one RCU grace period for its lookups).
+ *
+ * fgraph and fprobe users are subops or callers of such ops: their entry
+ * callbacks run inside (a)-(c); their return paths wait themselves (one
+ * rude wait in fgraph).  The same argument lets function_trace_op settle
+ * after a rude wait (every span loads the op and fetches the slot with
+ * preemption off), but "callers idle" still needs a full wait: a task may
+ * sit preempted at the top of ftrace_caller, outside any span.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_X86_64)
+#define FTRACE_CALLERS_UNPREEMPTIBLE	true
+#else
+#define FTRACE_CALLERS_UNPREEMPTIBLE	false
+#endif
+
+/*
+ * Called after a wait: @full for rude + tasks RCU, else rude only.  After
+ * it nobody holds an op loaded before it began.
+ */
+static void ftrace_callers_waited(bool full)
 {
+	if (!full && !FTRACE_CALLERS_UNPREEMPTIBLE)
+		return;
 	callers_settled_op = function_trace_op;
 	/* ftrace_stub was installed before that wait and every site is a NOP. */
-	if (ftrace_trace_function == ftrace_stub)
+	if (full && ftrace_trace_function == ftrace_stub)
 		callers_idle = true;
 }
 
@@ -548,16 +608,70 @@ static int ftrace_update_sites_removing(int command)
 	return ret;
 }
 
+/* May a removed @ops' callback run outside a span with preemption off? */
+static bool ftrace_removal_needs_tasks(struct ftrace_ops *ops)
+{
+	if (!FTRACE_CALLERS_UNPREEMPTIBLE)
+		return true;				/* (e) */
+	if (ops->flags & FTRACE_OPS_FL_DIRECT)
+		return true;				/* (d) */
+#ifdef CONFIG_DYNAMIC_FTRACE
+	if (ops->trampoline && !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return true;				/* (d) */
+#endif
+	return false;
+}
+
+/*
+ * Removals that need only the rude wait share it.  Such a removal takes a
+ * ticket under ftrace_lock once its update is published, then waits with
+ * ftrace_lock dropped: the first to get ftrace_removal_mutex waits for all
+ * removals published so far, and those queued behind it find their ticket
+ * covered and return without a grace period of their own.
+ */
+static DEFINE_MUTEX(ftrace_removal_mutex);
+static unsigned long ftrace_removal_ticket;	/* last one handed out; ftrace_lock */
+static unsigned long ftrace_removal_covered;	/* ftrace_removal_mutex */
+
+static void ftrace_removal_wait(unsigned long ticket)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	struct ftrace_site_gen *retired;
+	unsigned long last, changes;
+
+	guard(mutex)(&ftrace_removal_mutex);
+	if (ftrace_removal_covered >= ticket)
+		return;
+	scoped_guard(mutex, &ftrace_lock) {
+		last = ftrace_removal_ticket;
+		changes = callers_op_changes;
+		retired = ftrace_sites_retired_take();
+	}
+	ftrace_sites_wait_free(retired);
+	ftrace_removal_covered = last;
+	/* function_trace_op as it was before the wait settled, if unchanged. */
+	scoped_guard(mutex, &ftrace_lock) {
+		if (changes == callers_op_changes)
+			ftrace_callers_waited(false);
+	}
+#endif
+}
+
 /*
  * Wait until nothing reached through the previous update still runs: code
  * with preemption off (also where RCU does not watch) for the rude flavour,
- * tasks preempted inside a trampoline or callback for the tasks flavour.
+ * with @tasks also tasks preempted inside a trampoline or callback.
  */
-static void ftrace_wait_for_callbacks(void)
+static void ftrace_wait_for_callbacks(bool tasks)
 {
+#ifdef CONFIG_DYNAMIC_FTRACE
+	ftrace_sites_wait_readers();
+#else
 	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
-	ftrace_callers_waited();
+#endif
+	if (tasks)
+		synchronize_rcu_tasks();
+	ftrace_callers_waited(tasks);
 }
 
 /* ---- trampolines ------------------------------------------------------ */
@@ -617,6 +731,8 @@ void ftrace_trampoline_add(struct ftrace_ops *ops)
 			     (void *)ops->trampoline, ops->trampoline_size);
 }
 
+static bool ftrace_trampoline_unlist(struct ftrace_ops *ops);
+
 /**
  * ftrace_trampoline_free - retire and free an ops' trampoline
  * @ops: an ops no site and no task can reach any more
@@ -630,17 +746,39 @@ void ftrace_trampoline_free(struct ftrace_ops *ops)
 {
 	lockdep_assert_held(&ftrace_lock);
 
-	if (ftrace_tramp_listed(ops)) {
-		void *tramp = (void *)ops->trampoline;
-
-		perf_event_text_poke(tramp, tramp, ops->trampoline_size, NULL, 0);
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
-				   ops->trampoline_size, true,
-				   FTRACE_TRAMPOLINE_SYM);
-		list_del_rcu(&ops->list);
+	if (ftrace_trampoline_unlist(ops))
 		synchronize_rcu();
-	}
 	arch_ftrace_trampoline_free(ops);
+}
+
+/*
+ * Unpublish @ops' trampoline; the caller waits for the list's lockless
+ * readers before it frees the trampoline.  Returns whether it was listed.
+ */
+static bool ftrace_trampoline_unlist(struct ftrace_ops *ops)
+{
+	void *tramp = (void *)ops->trampoline;
+
+	if (!ftrace_tramp_listed(ops))
+		return false;
+	perf_event_text_poke(tramp, tramp, ops->trampoline_size, NULL, 0);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+			   ops->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
+	list_del_rcu(&ops->list);
+	return true;
+}
+
+/*
+ * @ops is being removed: a trampoline of ours stops calling its function
+ * ((c) under "Removal") and leaves the list.  The caller's wait covers the
+ * list readers, arch_ftrace_trampoline_free() then frees it.
+ */
+static void ftrace_trampoline_retire(struct ftrace_ops *ops)
+{
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !ops->trampoline)
+		return;
+	arch_ftrace_update_trampoline(ops);
+	ftrace_trampoline_unlist(ops);
 }
 
 /* Let the arch create or retarget @ops' trampoline; publish a new one. */
@@ -880,6 +1018,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 /* Trampolines need a call site to point at them: there are none. */
 static void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops) { }
 static void ftrace_trampoline_free(struct ftrace_ops *ops) { }
+static void ftrace_trampoline_retire(struct ftrace_ops *ops) { }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
@@ -974,6 +1113,7 @@ int __register_ftrace_function(struct ftrace_ops *ops)
 	ops->saved_func = ops->func;
 	if (ftrace_pids_enabled(ops))
 		ops->func = ftrace_pid_func;
+	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
 
 	/* The trampoline calls ftrace_ops_get_func(ops): func is final now. */
 	ftrace_ops_refresh_trampoline(ops);
@@ -1067,16 +1207,22 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	return 0;
 }
 
+static int ftrace_shutdown_begin(struct ftrace_ops *ops, int command,
+				 unsigned long *ticket);
+static void ftrace_shutdown_end(struct ftrace_ops *ops);
+
 /**
  * ftrace_shutdown - unregister an ops and unpatch its call sites
  * @ops: a registered top-level ops
  * @command: extra FTRACE_* commands for the same update (graph caller)
  *
  * When this returns 0, no site calls @ops, no CPU or task runs its
- * callback or trampoline, its func is back to what was registered and its
- * trampoline is freed: the caller may free @ops.
+ * callback and none will, its func is back to what was registered and its
+ * trampoline is retired (freed after an RCU-tasks grace period): the
+ * caller may free @ops.  How long it waits: "Removal" above.
  *
- * Context: ftrace_lock held; sleeps (two RCU-tasks grace periods).
+ * Context: ftrace_lock held; sleeps (at most one RCU-tasks-rude and one
+ * RCU-tasks grace period).
  * Return: 0; -ENODEV if the core is dead; -EBUSY if @ops is not
  * registered; -EINVAL if it is a subop; the error of an update that kept
  * failing (after a warning; @ops is then unregistered but possibly still
@@ -1086,8 +1232,28 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 {
 	int ret;
 
+	ret = ftrace_shutdown_begin(ops, command, NULL);
+	if (!ret)
+		ftrace_shutdown_end(ops);
+	return ret;
+}
+
+/*
+ * Unregister @ops and patch its sites away.  Then, if it was live, either
+ * wait here (@ticket NULL, or a wait that needs RCU-tasks) or hand out a
+ * ticket for ftrace_removal_wait() (*@ticket non-zero); 0 when nothing
+ * needs waiting for.  ftrace_shutdown_end() completes the removal.
+ */
+static int ftrace_shutdown_begin(struct ftrace_ops *ops, int command,
+				 unsigned long *ticket)
+{
+	bool tasks;
+	int ret;
+
 	lockdep_assert_held(&ftrace_lock);
 
+	if (ticket)
+		*ticket = 0;
 	if (ftrace_core_dead())
 		return -ENODEV;
 
@@ -1103,16 +1269,31 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	}
 	ftrace_callers_forget(ops);
 
-	ftrace_wait_for_callbacks();
+	if (ops->flags & FTRACE_OPS_FL_SITE_LIVE) {
+		ftrace_trampoline_retire(ops);
+		tasks = ftrace_removal_needs_tasks(ops);
+		if (ticket && !tasks)
+			*ticket = ++ftrace_removal_ticket;
+		else
+			ftrace_wait_for_callbacks(tasks);
+	}
+	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
+	return 0;
+}
+
+/* After the wait: give @ops back its function, free its trampoline. */
+static void ftrace_shutdown_end(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
 
 	ops->func = ops->saved_func;
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	/* Unlisted already if it was live; else one RCU period for lookups. */
 	ftrace_trampoline_free(ops);
 
 	/* One ops left: ftrace_call may now call it directly. */
 	if (ftrace_only_ops() && ftrace_trace_function == arch_ftrace_ops_list_func)
 		ftrace_update_sites(0);
-	return 0;
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -1308,11 +1489,26 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
+	unsigned long ticket;
+	int ret;
+
 	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
 		return ftrace_shutdown_ipmodify(ops);
 
+	scoped_guard(mutex, &ftrace_lock) {
+		ret = ftrace_shutdown_begin(ops, 0, &ticket);
+		if (ret)
+			return ret;
+		if (!ticket) {
+			ftrace_shutdown_end(ops);
+			return 0;
+		}
+	}
+	/* Without ftrace_lock: removals racing with this one share the wait. */
+	ftrace_removal_wait(ticket);
 	guard(mutex)(&ftrace_lock);
-	return ftrace_shutdown(ops, 0);
+	ftrace_shutdown_end(ops);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 

@@ -177,6 +177,14 @@ struct ftrace_site_set {
 	(FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_SAVE_REGS | \
 	 FTRACE_OPS_FL_RECURSION)
 
+/*
+ * Private ops flag, above the ones linux/ftrace.h defines: the ops was a
+ * member of a published site set since it was registered, so some CPU or
+ * task may have reached its callback.  Set by the site updater, cleared
+ * when the ops is registered and when it is removed; ftrace_lock.
+ */
+#define FTRACE_OPS_FL_SITE_LIVE		BIT(30)
+
 /* What ftrace_dispatch_find() returns for a site without a set. */
 extern struct ftrace_site_set ftrace_no_site_set;
 
@@ -192,6 +200,7 @@ struct ftrace_site_gen {
 	unsigned int		used;
 	struct ftrace_site_set	*sets;	/* every set of this generation */
 	struct ftrace_site_slot	*slots;
+	struct ftrace_site_gen	*retired_next;	/* replaced, not yet freed */
 };
 
 extern struct ftrace_site_gen __rcu *ftrace_site_gen;
@@ -258,6 +267,17 @@ ftrace_dispatch_find(unsigned long ip)
 int ftrace_sites_update(int command);
 /* Like ftrace_sites_update() but only checks for clashes; changes nothing. */
 int ftrace_sites_check(void);
+/*
+ * One synchronize_rcu_tasks_rude(): afterwards no CPU runs anything it
+ * reached through a generation, a set or a shared caller's span as they
+ * were before the call; replaced generations are freed.  ftrace_lock held.
+ */
+void ftrace_sites_wait_readers(void);
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* The same wait without ftrace_lock: take the list, then wait and free. */
+struct ftrace_site_gen *ftrace_sites_retired_take(void);
+void ftrace_sites_wait_free(struct ftrace_site_gen *list);
+#endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 

@@ -19,12 +19,20 @@
  *
  * Threads: cases that need a second CPU run a kthread bound to another
  * online CPU (skipped on one CPU).  It sleeps briefly after every batch of
- * calls: unregistering waits for RCU-tasks grace periods, which need every
- * task to schedule voluntarily now and then.
+ * calls: unregistering may wait for an RCU-tasks grace period (direct ops,
+ * arm64), which needs every task to schedule voluntarily now and then.
  *
- * Cost: most of the run time is grace periods (an update waits for one, an
- * unregister for two) and record matching of string filters, so cases use
+ * Cost: most of the run time is grace periods (an unregister waits for one
+ * or two) and record matching of string filters, so cases use
  * ftrace_set_filter_ip() unless they test string patterns.
+ *
+ * The unregister cases check the core's promise while other CPUs keep
+ * calling the hooked function: once unregister_ftrace_function() returns,
+ * the callback neither runs nor starts again, also for an ops freed at
+ * once (its poisoned state word, then its poisoned memory, would show a
+ * late call), for several ops unregistered at the same time from as many
+ * threads, and for ops with FTRACE_OPS_FL_RCU or RECURSION (called through
+ * the dispatcher and the assist wrapper).
  *
  * Private interface used: ftrace_enabled, ftrace_enabled_set() and
  * ftrace_core_dead() from ftrace_internal.h.
@@ -41,6 +49,7 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/trace_recursion.h>
@@ -1542,11 +1551,15 @@ static void recursion_trylock_allows_one_transition(struct kunit *test)
 struct fk_unreg_param {
 	const char	*desc;
 	bool		static_ops;
+	unsigned long	flags;
 };
 
 static const struct fk_unreg_param fk_unreg_params[] = {
-	{ "allocated ops", false },
-	{ "static ops", true },
+	{ "allocated ops", false, 0 },
+	{ "static ops", true, 0 },
+	{ "RCU ops", false, FTRACE_OPS_FL_RCU },
+	{ "recursion-safe ops", false, FTRACE_OPS_FL_RECURSION },
+	{ "regs ops", false, FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED },
 };
 
 KUNIT_ARRAY_PARAM_DESC(fk_unreg, fk_unreg_params, desc);
@@ -1566,11 +1579,13 @@ static void no_callback_after_unregister(struct kunit *test)
 
 	if (param->static_ops) {
 		p = &fk_static_probe;
-		fk_probe_setup(test, p, fk_window_cb, 0);
+		fk_probe_setup(test, p, fk_window_cb, param->flags);
 	} else {
-		p = fk_probe_new(test, fk_window_cb, 0);
+		p = fk_probe_new(test, fk_window_cb, param->flags);
 	}
 	fk_filter_ip(test, p, FK_D, 1);
+	fk_runner_start(test, fk_body_d);
+	/* A second caller on that CPU: the two preempt each other there. */
 	fk_runner_start(test, fk_body_d);
 
 	for (i = 0; i < FK_UNREG_ROUNDS; i++) {
@@ -1590,6 +1605,159 @@ static void no_callback_after_unregister(struct kunit *test)
 				    "round %d: callback after unregister", i);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->foreign), 0);
+}
+
+/*
+ * An ops that is freed as soon as unregister returns.  Its callback checks
+ * a word that says whether the owner still considers it registered; once
+ * unregistered the word is poisoned, then the whole object, then it is
+ * freed.  A callback that runs late counts in fk_late_calls (or, on freed
+ * memory, crashes; KASAN names it in the debug flavour).
+ */
+#define FK_OPS_ALIVE	0x600dca11UL
+#define FK_OPS_DEAD	0xdeadca11UL
+
+struct fk_doomed {
+	struct ftrace_ops	ops;
+	unsigned long		state;	/* FK_OPS_ALIVE or FK_OPS_DEAD */
+	atomic_t		hits;
+	int			unreg_ret;
+};
+
+static atomic_t fk_late_calls;
+
+static void notrace fk_doomed_cb(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fk_doomed *d = container_of(op, struct fk_doomed, ops);
+
+	if (READ_ONCE(d->state) != FK_OPS_ALIVE) {
+		atomic_inc(&fk_late_calls);
+		return;
+	}
+	atomic_inc(&d->hits);
+	/* Stay a while, so that callers get preempted inside. */
+	udelay(2);
+	if (READ_ONCE(d->state) != FK_OPS_ALIVE)
+		atomic_inc(&fk_late_calls);
+}
+
+static struct fk_doomed *fk_doomed_new(struct kunit *test, unsigned long flags)
+{
+	struct fk_doomed *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->ops.func = fk_doomed_cb;
+	d->ops.flags = flags;
+	d->state = FK_OPS_ALIVE;
+	if (ftrace_set_filter_ip(&d->ops, fk_site[FK_D], 0, 1)) {
+		kfree(d);
+		KUNIT_FAIL_AND_ABORT(test, "cannot filter on target_d");
+	}
+	return d;
+}
+
+/* After a successful unregister: poison, check it stays quiet, free. */
+static void fk_doomed_bury(struct kunit *test, struct fk_doomed *d, int round)
+{
+	int after;
+
+	WRITE_ONCE(d->state, FK_OPS_DEAD);
+	after = atomic_read(&d->hits);
+	ftrace_free_filter(&d->ops);
+	msleep(5);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&d->hits), after,
+			    "round %d: callback after unregister", round);
+	memset(d, 0x6b, sizeof(*d));
+	kfree(d);
+}
+
+static const unsigned long fk_doomed_flags[] = {
+	0, FTRACE_OPS_FL_RCU, FTRACE_OPS_FL_RECURSION,
+};
+
+/*
+ * Other CPUs keep calling target_d (two callers on one of them, so they
+ * preempt each other inside the hooks); each round an allocated ops is
+ * registered, seen to run, unregistered and freed at once.
+ */
+static void freed_ops_never_called_after_unregister(struct kunit *test)
+{
+	int i;
+
+	atomic_set(&fk_late_calls, 0);
+	fk_runner_start(test, fk_body_d);
+	fk_runner_start(test, fk_body_d);
+
+	for (i = 0; i < FK_UNREG_ROUNDS; i++) {
+		unsigned long flags = fk_doomed_flags[i % ARRAY_SIZE(fk_doomed_flags)];
+		struct fk_doomed *d = fk_doomed_new(test, flags);
+		int ret;
+
+		ret = register_ftrace_function(&d->ops);
+		if (ret) {
+			ftrace_free_filter(&d->ops);
+			kfree(d);
+			KUNIT_FAIL_AND_ABORT(test, "round %d: register: %d", i, ret);
+		}
+		if (!fk_wait_atomic(&d->hits, 1))
+			KUNIT_FAIL(test, "round %d: callback never ran", i);
+		ret = unregister_ftrace_function(&d->ops);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "round %d: unregister", i);
+		fk_doomed_bury(test, d, i);
+	}
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fk_late_calls), 0);
+}
+
+#define FK_TOGETHER	4
+
+static int fk_unregister_thread(void *arg)
+{
+	struct fk_doomed *d = arg;
+
+	d->unreg_ret = unregister_ftrace_function(&d->ops);
+	while (!kthread_should_stop())
+		usleep_range(100, 200);
+	return 0;
+}
+
+/*
+ * Several ops on one function, unregistered at the same time from as many
+ * threads while other CPUs call it: when each unregister returns its own
+ * callback is done for good, whatever the others are doing.
+ */
+static void ops_unregistered_together_stay_quiet(struct kunit *test)
+{
+	struct task_struct *thr[FK_TOGETHER];
+	struct fk_doomed *d[FK_TOGETHER];
+	int i, round;
+
+	atomic_set(&fk_late_calls, 0);
+	fk_runner_start(test, fk_body_d);
+	fk_runner_start(test, fk_body_d);
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < FK_TOGETHER; i++) {
+			d[i] = fk_doomed_new(test, fk_doomed_flags[i % ARRAY_SIZE(fk_doomed_flags)]);
+			KUNIT_ASSERT_EQ(test, register_ftrace_function(&d[i]->ops), 0);
+		}
+		for (i = 0; i < FK_TOGETHER; i++)
+			KUNIT_EXPECT_TRUE(test, fk_wait_atomic(&d[i]->hits, 1));
+
+		for (i = 0; i < FK_TOGETHER; i++) {
+			thr[i] = kthread_run(fk_unregister_thread, d[i], "fk_unreg/%d", i);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(thr[i]));
+		}
+		/* Each ops is buried as soon as its own unregister returned. */
+		for (i = 0; i < FK_TOGETHER; i++) {
+			kthread_stop(thr[i]);
+			KUNIT_EXPECT_EQ(test, d[i]->unreg_ret, 0);
+			fk_doomed_bury(test, d[i], round);
+		}
+	}
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fk_late_calls), 0);
 }
 
 static void unregister_unknown_ops_fails(struct kunit *test)
@@ -1655,6 +1823,8 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(ftrace_disabled_silences_ops),
 	KUNIT_CASE(recursion_trylock_allows_one_transition),
 	KUNIT_CASE_PARAM(no_callback_after_unregister, fk_unreg_gen_params),
+	KUNIT_CASE(freed_ops_never_called_after_unregister),
+	KUNIT_CASE(ops_unregistered_together_stay_quiet),
 	KUNIT_CASE(unregister_unknown_ops_fails),
 	{}
 };

@@ -24,7 +24,12 @@
  *    target differs from cur_addr, and no others.
  *  - Traced code reads ftrace_site_gen, its table and its sets without locks
  *    (preemption disabled).  A generation is freed only after its successor
- *    was published and synchronize_rcu_tasks_rude() returned.
+ *    was published and synchronize_rcu_tasks_rude() returned.  An update
+ *    does not wait for that itself: it puts the generation it replaced on
+ *    the retired list, which the next ftrace_sites_wait_readers() (every
+ *    ops removal that needs a wait calls it) or, a second later, a worker
+ *    frees after its own wait.  So one wait serves many updates, and no
+ *    more than SITE_RETIRED_MAX generations are kept.
  *  - Between publication and patching a site may still call what its old
  *    set needed (a trampoline, or ftrace_caller); a site that reaches the
  *    dispatcher gets exactly the ops of its new set.
@@ -45,6 +50,7 @@
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -616,6 +622,18 @@ static int site_build_table(struct site_build *b)
 	return 0;
 }
 
+/* Every member of @gen's sets may be called from now on. */
+static void site_mark_live(struct ftrace_site_gen *gen)
+{
+	struct ftrace_site_set *set;
+	unsigned int i;
+
+	for (set = gen->sets; set; set = set->next_in_gen)
+		for (i = 0; i < set->nr; i++)
+			if (!(set->ops[i]->flags & FTRACE_OPS_FL_SITE_LIVE))
+				set->ops[i]->flags |= FTRACE_OPS_FL_SITE_LIVE;
+}
+
 /*
  * Step 3: make the new generation current, store every record's set and
  * flags, and turn b->scratch into the list of records to patch.  Returns the
@@ -635,6 +653,8 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 	}
 	rcu_assign_pointer(ftrace_site_gen, gen);
 	b->gen = NULL;
+	if (gen)
+		site_mark_live(gen);
 
 	for (k = 0; k < b->nr_spans; k++) {
 		struct ftrace_site_group *g = b->spans[k].group;
@@ -1092,6 +1112,108 @@ static void site_wait_readers(void)
 	synchronize_rcu_tasks_rude();
 }
 
+/* Replaced generations, newest first; ftrace_lock. */
+static struct ftrace_site_gen *site_retired;
+static unsigned int site_nr_retired;
+
+/* A generation of every site is about a megabyte: keep only a few. */
+#define SITE_RETIRED_MAX	4
+
+static void site_gen_free_list(struct ftrace_site_gen *gen)
+{
+	struct ftrace_site_gen *next;
+
+	for (; gen; gen = next) {
+		next = gen->retired_next;
+		site_gen_free(gen);
+	}
+}
+
+/* Everything on the list returned was replaced before this call. */
+static struct ftrace_site_gen *site_retired_take(void)
+{
+	struct ftrace_site_gen *list = site_retired;
+
+	site_retired = NULL;
+	site_nr_retired = 0;
+	return list;
+}
+
+static void site_reap_fn(struct work_struct *work)
+{
+	struct ftrace_site_gen *list;
+
+	scoped_guard(mutex, &ftrace_lock)
+		list = site_retired_take();
+	if (list)
+		ftrace_sites_wait_free(list);
+}
+
+/**
+ * ftrace_sites_retired_take - take the generations replaced so far
+ *
+ * For a wait without ftrace_lock: hand the list to ftrace_sites_wait_free().
+ *
+ * Context: ftrace_lock held.
+ * Return: the list (NULL if empty).
+ */
+struct ftrace_site_gen *ftrace_sites_retired_take(void)
+{
+	lockdep_assert_held(&ftrace_lock);
+	return site_retired_take();
+}
+
+/**
+ * ftrace_sites_wait_free - wait out the readers, free what was taken
+ * @list: from ftrace_sites_retired_take(), taken before this call
+ *
+ * One synchronize_rcu_tasks_rude() (see ftrace_sites_wait_readers()).
+ *
+ * Context: process context, no ftrace lock needed; sleeps.
+ */
+void ftrace_sites_wait_free(struct ftrace_site_gen *list)
+{
+	site_wait_readers();
+	site_gen_free_list(list);
+}
+
+static DECLARE_DELAYED_WORK(site_reap_work, site_reap_fn);
+
+/**
+ * ftrace_sites_wait_readers - wait out every reader of older generations
+ *
+ * After one synchronize_rcu_tasks_rude() no CPU is still inside a region
+ * with preemption off that began before the call: the dispatcher's lookup
+ * and the members it calls, the arch callers' spans around the op load and
+ * call (see "Removal" in ftrace.c), lookups of the trampoline list.  The
+ * generations replaced before the call are freed.
+ *
+ * Context: ftrace_lock held; sleeps.
+ */
+void ftrace_sites_wait_readers(void)
+{
+	struct ftrace_site_gen *list;
+
+	lockdep_assert_held(&ftrace_lock);
+	list = site_retired_take();
+	ftrace_sites_wait_free(list);
+}
+
+/* @old was replaced: free it once no reader can be on it. */
+static void site_retire(struct ftrace_site_gen *old)
+{
+	if (system_state == SYSTEM_BOOTING) {
+		site_gen_free(old);
+		return;
+	}
+	old->retired_next = site_retired;
+	site_retired = old;
+	if (++site_nr_retired >= SITE_RETIRED_MAX)
+		ftrace_sites_wait_readers();
+	else
+		schedule_delayed_work(&site_reap_work, HZ);
+}
+
 static int site_build_run(struct site_build *b, bool with_table)
 {
 	int err;
@@ -1126,7 +1248,8 @@ static void site_patch(struct site_build *b, int command)
  *
  * Recomputes the ops set of every record, publishes it as a new generation,
  * patches the sites whose target changed in one batch, retargets ftrace_call
- * if needed, and frees the previous generation once no CPU can use it.
+ * if needed, and retires the previous generation (freed once no CPU can use
+ * it; nothing here waits for that).
  *
  * Context: ftrace_lock held; sleeps.
  * Return: 0; -EBUSY (a site would get two IPMODIFY/direct ops) or -ENOMEM
@@ -1164,10 +1287,8 @@ int ftrace_sites_update(int command)
 						   FTRACE_DISABLE_CALLS));
 	site_build_free(&b);
 
-	if (old) {
-		site_wait_readers();
-		site_gen_free(old);
-	}
+	if (old)
+		site_retire(old);
 	return 0;
 }
 

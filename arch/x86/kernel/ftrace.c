@@ -40,10 +40,13 @@
 #include <linux/ftrace.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/set_memory.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
+#include <linux/workqueue.h>
 
 #include <asm/ftrace.h>
 #include <asm/ibt.h>
@@ -270,6 +273,12 @@ int ftrace_update_ftrace_func(ftrace_func_t func)
 
 /* ---- trampolines --------------------------------------------------------- */
 
+/* ftrace_64.S finds the preemption counter one word after current_task. */
+#ifdef CONFIG_PREEMPTION
+static_assert(offsetof(struct pcpu_hot, preempt_count) ==
+	      offsetof(struct pcpu_hot, current_task) + 8);
+#endif
+
 /* Labels in ftrace_64.S, declared nowhere else. */
 extern const u8 ftrace_caller_op_ref[], ftrace_caller_end[];
 extern const u8 ftrace_regs_caller_op_ref[], ftrace_regs_caller_end[];
@@ -377,13 +386,25 @@ static u8 *tramp_call_slot(const struct ftrace_ops *ops)
 	return (u8 *)ops->trampoline + (t.call - t.start);
 }
 
+/*
+ * What @ops' trampoline calls: its function, or ftrace_stub once the core
+ * is removing it, so that a task preempted in the trampoline before the
+ * preemption-off span calls nothing of @ops when it goes on.
+ */
+static void *tramp_target(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_REMOVING)
+		return ftrace_stub;
+	return ftrace_ops_get_func(ops);
+}
+
 /* The trampoline may be running: go through an int3 batch. */
 static void tramp_retarget(struct ftrace_ops *ops)
 {
 	u8 *slot = tramp_call_slot(ops);
 	u8 insn[CALL_INSN_SIZE];
 
-	__text_gen_insn(insn, CALL_INSN_OPCODE, slot, ftrace_ops_get_func(ops),
+	__text_gen_insn(insn, CALL_INSN_OPCODE, slot, tramp_target(ops),
 			CALL_INSN_SIZE);
 	mutex_lock(&text_mutex);
 	if (memcmp(slot, insn, CALL_INSN_SIZE))
@@ -397,8 +418,9 @@ static void tramp_retarget(struct ftrace_ops *ops)
  *
  * An ops without a trampoline gets one (left without on failure: the core
  * then sends its sites to the shared callers).  A trampoline we made is
- * pointed at ftrace_ops_get_func(@ops); one the owner supplied is left alone.
- * Direct-call ops never run through a trampoline of their own.
+ * pointed at ftrace_ops_get_func(@ops), or at ftrace_stub while @ops is
+ * being removed (FTRACE_OPS_FL_REMOVING); one the owner supplied is left
+ * alone.  Direct-call ops never run through a trampoline of their own.
  *
  * Context: ftrace_lock held, text_mutex not held; may sleep.
  */
@@ -452,17 +474,58 @@ void *arch_ftrace_trampoline_func(struct ftrace_ops *ops,
 	return call_slot_target(slot);
 }
 
+/*
+ * A retired trampoline: no site calls it and its slot calls nothing of the
+ * ops, but a task may still be preempted inside it until every task passed
+ * a voluntary switch.  Freed from a work item (execmem_free() may sleep).
+ */
+struct tramp_dead {
+	union {
+		struct rcu_head		rcu;
+		struct work_struct	work;
+	};
+	void			*text;
+};
+
+static void tramp_dead_work(struct work_struct *work)
+{
+	struct tramp_dead *dead = container_of(work, struct tramp_dead, work);
+
+	execmem_free(dead->text);
+	kfree(dead);
+}
+
+static void tramp_dead_rcu(struct rcu_head *rcu)
+{
+	struct tramp_dead *dead = container_of(rcu, struct tramp_dead, rcu);
+
+	INIT_WORK(&dead->work, tramp_dead_work);
+	schedule_work(&dead->work);
+}
+
 /**
  * arch_ftrace_trampoline_free - free the trampoline arch_ftrace_update_trampoline() made
- * @ops: the ops; nothing calls or runs in its trampoline any more
+ * @ops: the ops; no site calls its trampoline, nor the trampoline its function
+ *
+ * The text itself goes after an RCU-tasks grace period, without waiting
+ * here: a task may still be preempted inside it.
  *
  * Context: ftrace_lock held; may sleep.
  */
 void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 {
+	struct tramp_dead *dead;
+
 	if (!ops || !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 		return;
-	execmem_free((void *)ops->trampoline);
+	dead = kmalloc(sizeof(*dead), GFP_KERNEL);
+	if (dead) {
+		dead->text = (void *)ops->trampoline;
+		call_rcu_tasks(&dead->rcu, tramp_dead_rcu);
+	} else {
+		synchronize_rcu_tasks();
+		execmem_free((void *)ops->trampoline);
+	}
 	ops->trampoline = 0;
 	ops->trampoline_size = 0;
 	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;

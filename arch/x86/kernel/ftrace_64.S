@@ -46,6 +46,8 @@
  *  - ax, cx, dx, si, di, r8, r9 and bp (and in ftrace_regs_caller every
  *    register and the flags) are popped from the frame before the traced
  *    function resumes, so a callback may change them through fregs.
+ *  - The op load, the call slot fetch and the callback run with
+ *    preemption off (PREEMPTION kernels), see fh_preempt_off.
  *  - Everything from a caller's symbol to its *_end label is copied into
  *    trampolines unchanged except for the 10-byte ops load at *_op_ref and
  *    the call slot.  The code must therefore only use relative branches
@@ -62,6 +64,7 @@
 #include <asm/ptrace.h>
 #include <asm/ftrace.h>
 #include <asm/nospec-branch.h>
+#include <asm/percpu.h>
 #include <asm/unwind_hints.h>
 #include <asm/frame.h>
 
@@ -266,9 +269,44 @@ SYM_FUNC_END(ftrace_stub_graph)
 	nopl	(%rax)
 .endm
 
+/*
+ * The callers' preemption-off span (PREEMPTION kernels only).  It opens
+ * before the op is loaded and before the call slot is fetched, and closes
+ * once the callback returned: a task preempted anywhere else in a caller
+ * or trampoline holds no ops pointer and will fetch the call slot afresh.
+ * That is what lets the core wait for a removed ops' last callback with
+ * synchronize_rcu_tasks_rude() alone (see "Removal" in
+ * kernel/trace/ftrace.c).  pcpu_hot.preempt_count sits one word after
+ * current_task (checked in ftrace.c); the rip-relative operand is fixed up
+ * when the template is copied into a trampoline.
+ */
+#ifdef CONFIG_PREEMPTION
+# define FH_PREEMPT_COUNT	PER_CPU_VAR(pcpu_hot + X86_current_task + 8)
+.macro fh_preempt_off
+	incl	FH_PREEMPT_COUNT
+.endm
+
+.macro fh_preempt_on
+	decl	FH_PREEMPT_COUNT
+	jnz	.Lfh_no_resched_\@
+# ifdef CONFIG_PREEMPT_DYNAMIC
+	call	__SCT__preempt_schedule_notrace
+# else
+	call	preempt_schedule_notrace_thunk
+# endif
+.Lfh_no_resched_\@:
+.endm
+#else
+.macro fh_preempt_off
+.endm
+.macro fh_preempt_on
+.endm
+#endif
+
 #ifdef CONFIG_DYNAMIC_FTRACE
 SYM_FUNC_START(ftrace_caller)
 	fh_frame_build 0
+	fh_preempt_off
 SYM_INNER_LABEL(ftrace_caller_op_ref, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	fh_load_op
@@ -276,6 +314,7 @@ SYM_INNER_LABEL(ftrace_caller_op_ref, SYM_L_GLOBAL)
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call	ftrace_stub
+	fh_preempt_on
 	fh_frame_resume_at 0
 	fh_arg_regs from
 	addq	$FH_AREA, %rsp
@@ -288,6 +327,7 @@ STACK_FRAME_NON_STANDARD_FP ftrace_caller
 
 SYM_FUNC_START(ftrace_regs_caller)
 	fh_frame_build 1
+	fh_preempt_off
 SYM_INNER_LABEL(ftrace_regs_caller_op_ref, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	fh_load_op
@@ -295,6 +335,7 @@ SYM_INNER_LABEL(ftrace_regs_caller_op_ref, SYM_L_GLOBAL)
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call	ftrace_stub
+	fh_preempt_on
 	fh_frame_resume_at 1
 
 	/* A direct call asked for (arch_ftrace_set_direct_caller())? */
