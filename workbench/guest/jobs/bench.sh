@@ -123,16 +123,23 @@ aarch64)	# AAPCS64: arguments in x0-x7, the return address in x30
 	;;
 esac
 
-loop_ns() { # time of one "wb-demo loop UPROBE_CALLS", in ns
+# The probed offset and the workload: wb_demo_loop() by default; the row on
+# a 5-byte NOP site (x86_64) probes wb_demo_nop5_site and runs
+# "wb-demo nop5 N", one thread.
+PROBE_OFF=$LOOP_OFF
+LOOP_MODE=loop
+NOP5_OFF=$(awk '$1 == "wb_demo_nop5_site" { print $2 }' /wb/share/wb-demo.offsets)
+
+loop_ns() { # time of one "wb-demo LOOP_MODE UPROBE_CALLS", in ns
 	t0=$(now)
-	$WB_DEMO loop "$UPROBE_CALLS" > /dev/null
+	$WB_DEMO $LOOP_MODE "$UPROBE_CALLS" > /dev/null
 	t1=$(now)
 	echo $((t1 - t0))
 }
 
 uprobe_hit() { # name fetchargs
 	echo > $T/uprobe_events
-	if ! echo "p:wbbench/hit $WB_DEMO:$LOOP_OFF $2" >> $T/uprobe_events; then
+	if ! echo "p:wbbench/hit $WB_DEMO:$PROBE_OFF $2" >> $T/uprobe_events; then
 		echo "BENCH-ERROR uprobe-hit/$1: the probe was refused"
 		return
 	fi
@@ -165,6 +172,11 @@ elif [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
 	uprobe_hit args-0 ''
 	uprobe_hit args-4 "$ARGS4"
 	uprobe_hit args-16 "$ARGS16"
+	if [ -n "$NOP5_OFF" ]; then
+		PROBE_OFF=$NOP5_OFF LOOP_MODE=nop5
+		uprobe_hit nop5-site ''
+		PROBE_OFF=$LOOP_OFF LOOP_MODE=loop
+	fi
 else
 	echo "BENCH-ERROR uprobe-hit: no uprobe_events or no wb-demo"
 fi
