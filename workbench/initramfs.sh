@@ -121,7 +121,7 @@ kmake "$kind" -s M="$guest/mod" modules \
 cp "$guest/mod/"*.ko "$root/wb/modules/"
 
 # the demo program and the file offsets of its functions
-"${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
+"${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
 # the fuzzer and the inputs it once failed on (replayed by the test job)

@@ -123,6 +123,9 @@ aarch64)	# AAPCS64: arguments in x0-x7, the return address in x30
 	;;
 esac
 
+# The 5-byte NOP site of "wb-demo nop5 N" (x86_64), one thread.
+NOP5_OFF=$(awk '$1 == "wb_demo_nop5_site" { print $2 }' /wb/share/wb-demo.offsets)
+
 loop_ns() { # MODE: time of one "wb-demo MODE UPROBE_CALLS", in ns
 	t0=$(now)
 	$WB_DEMO "$1" "$UPROBE_CALLS" > /dev/null
@@ -183,6 +186,9 @@ elif [ -f $T/uprobe_events ] && [ -x $WB_DEMO ] && [ -n "$LOOP_OFF" ]; then
 		uprobe_hit entry-sub '' p "$SUB_OFF" loop-sub
 		uprobe_hit entry-endbr '' p "$ENDBR_OFF" loop-endbr
 		uprobe_hit entry-sub '' r "$SUB_OFF" loop-sub
+	fi
+	if [ -n "$NOP5_OFF" ]; then
+		uprobe_hit nop5-site '' p "$NOP5_OFF" nop5
 	fi
 else
 	echo "BENCH-ERROR uprobe-hit: no uprobe_events or no wb-demo"

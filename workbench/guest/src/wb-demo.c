@@ -29,14 +29,36 @@
  *                     function's first instruction; last, whether the
  *                     process has an XOL page ("[uprobes]" in its maps)
  *
+ * x86_64 only, around the USDT-style site wb_demo_nop5_site (a 5-byte NOP
+ * inside wb_demo_nop5(), see there):
+ *   wb-demo nop5 N [T]    T threads (default 1) call wb_demo_nop5() N times
+ *                         each, then print the site's first byte as this
+ *                         process sees it and whether it has the uprobe
+ *                         trampoline mapping; exit 1 if a call saw its
+ *                         registers or red zone changed
+ *   wb-demo nop5-spin T FILE
+ *                         T threads call it until FILE exists
+ *   wb-demo nop5-fork N   N calls, fork(), N calls in the child, N more in
+ *                         the parent after the child exits
+ *   wb-demo nop5-exec N   N calls, then exec "wb-demo nop5 N"
+ *   wb-demo nop5-peek PID the five bytes at the site in process PID
+ *                         (through /proc/PID/mem)
+ *   wb-demo nop5-syscall  the uprobe system call (336) from here, not from
+ *                         a trampoline: prints its result and errno
+ *
  * The probed functions are noipa: no inlining, no cloning, no constant
  * propagation into them, so they are called with exactly these values.
  */
 #include <linux/types.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define wb_probed __attribute__((noipa))
@@ -390,6 +412,188 @@ static void loop_entry(long (*fn)(long, long), const char *name, long n)
 }
 #endif
 
+#ifdef __x86_64__
+/*
+ * A USDT-style probe site: the 5-byte NOP "nopl 0x0(%rax,%rax,1)", with the
+ * global symbol wb_demo_nop5_site (typed as a function so that the
+ * workbench's offsets list has it).  At the site %di holds i, %ax i + 1,
+ * %cx i + 2 and %r11 i + 3, and the red zone word just below the stack
+ * pointer holds i: whatever the kernel does at the site must leave all of
+ * them as they were.  Returns 0 if they were, 1 if not.
+ */
+wb_probed long wb_demo_nop5(long i)
+{
+	register long r11 asm("r11") = i + 3;
+	long ax = i + 1, cx = i + 2, rz;
+
+	asm volatile("movq %%rdi, -8(%%rsp)\n\t"
+		     ".globl wb_demo_nop5_site\n\t"
+		     ".type wb_demo_nop5_site, @function\n"
+		     "wb_demo_nop5_site:\n\t"
+		     ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
+		     ".size wb_demo_nop5_site, 5\n\t"
+		     "movq -8(%%rsp), %[rz]"
+		     : "+a" (ax), "+c" (cx), "+r" (r11), [rz] "=r" (rz)
+		     : "D" (i)
+		     : "memory", "cc");
+	return !(ax == i + 1 && cx == i + 2 && r11 == i + 3 && rz == i);
+}
+
+extern const unsigned char wb_demo_nop5_site[];
+
+struct nop5_run {
+	long n;			/* calls, or 0: until stop exists */
+	const char *stop;
+	long calls;
+	long bad;
+};
+
+static void *nop5_thread(void *arg)
+{
+	struct nop5_run *r = arg;
+	struct stat st;
+	long i;
+
+	for (i = 1; r->n ? i <= r->n : 1; i++) {
+		r->bad += wb_demo_nop5(i);
+		r->calls++;
+		if (!r->n && !(i & 1023) && !stat(r->stop, &st))
+			break;
+	}
+	return NULL;
+}
+
+/* T threads of nop5_thread(); returns the number of bad calls. */
+static long nop5_threads(int t, long n, const char *stop)
+{
+	pthread_t tid[64];
+	struct nop5_run run[64];
+	long calls = 0, bad = 0;
+	int i;
+
+	if (t < 1 || t > 64)
+		t = 1;
+	for (i = 0; i < t; i++) {
+		run[i] = (struct nop5_run){ .n = n, .stop = stop };
+		if (pthread_create(&tid[i], NULL, nop5_thread, &run[i])) {
+			perror("pthread_create");
+			exit(1);
+		}
+	}
+	for (i = 0; i < t; i++) {
+		pthread_join(tid[i], NULL);
+		calls += run[i].calls;
+		bad += run[i].bad;
+	}
+	printf("wb-demo: nop5 %ld calls, %ld bad\n", calls, bad);
+	return bad;
+}
+
+static int nop5_has_tramp(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[uprobes-nop5]"))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+static long nop5_calls(long n)
+{
+	long i, bad = 0;
+
+	for (i = 1; i <= n; i++)
+		bad += wb_demo_nop5(i);
+	return bad;
+}
+
+static int nop5(int argc, char **argv)
+{
+	const char *mode = argv[1];
+	long n = argc > 2 ? atol(argv[2]) : 1000, bad = 0;
+	unsigned char buf[5];
+	char path[64];
+	int status, fd;
+	pid_t pid;
+
+	if (!strcmp(mode, "nop5")) {
+		bad = nop5_threads(argc > 3 ? atoi(argv[3]) : 1, n, NULL);
+		printf("wb-demo: site %02x, trampoline %s\n",
+		       wb_demo_nop5_site[0], nop5_has_tramp() ? "yes" : "no");
+		return bad != 0;
+	}
+	if (!strcmp(mode, "nop5-spin")) {
+		if (argc < 4)
+			return 2;
+		return nop5_threads(atoi(argv[2]), 0, argv[3]) != 0;
+	}
+	if (!strcmp(mode, "nop5-fork")) {
+		bad = nop5_calls(n);
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			return 1;
+		if (!pid) {
+			bad = nop5_calls(n);
+			printf("wb-demo: child: %ld bad, site %02x, trampoline %s\n",
+			       bad, wb_demo_nop5_site[0],
+			       nop5_has_tramp() ? "yes" : "no");
+			exit(bad != 0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			bad++;
+		bad += nop5_calls(n);
+		printf("wb-demo: parent: %ld bad\n", bad);
+		return bad != 0;
+	}
+	if (!strcmp(mode, "nop5-exec")) {
+		if (nop5_calls(n))
+			return 1;
+		fflush(stdout);
+		execl("/proc/self/exe", "wb-demo", "nop5", argv[2], (char *)NULL);
+		perror("exec");
+		return 1;
+	}
+	if (!strcmp(mode, "nop5-peek")) {
+		if (argc < 3)
+			return 2;
+		snprintf(path, sizeof(path), "/proc/%s/mem", argv[2]);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || pread(fd, buf, sizeof(buf),
+				    (off_t)(unsigned long)wb_demo_nop5_site) != 5) {
+			perror(path);
+			return 1;
+		}
+		close(fd);
+		printf("%02x %02x %02x %02x %02x\n",
+		       buf[0], buf[1], buf[2], buf[3], buf[4]);
+		return 0;
+	}
+	if (!strcmp(mode, "nop5-syscall")) {
+		long ret = syscall(336);
+
+		printf("wb-demo: uprobe syscall: %ld %s\n", ret,
+		       ret < 0 ? strerror(errno) : "");
+		return !(ret == -1 && errno == ENXIO);
+	}
+	return -1;
+}
+#else
+static int nop5(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return -1;
+}
+#endif
+
 static void calls(int n)
 {
 	int i;
@@ -444,6 +648,9 @@ static void where(void)
 	where_one("wb_demo_rec", (const void *)wb_demo_rec);
 	where_one("wb_demo_str", (const void *)wb_demo_str);
 	where_one("wb_demo_loop", (const void *)wb_demo_loop);
+#ifdef __x86_64__
+	where_one("wb_demo_nop5_site", wb_demo_nop5_site);
+#endif
 	where_one("wb_demo_rec_a", &wb_demo_rec_a);
 	where_one("wb_demo_counter", &wb_demo_counter);
 	where_one("wb_demo_banner", wb_demo_banner);
@@ -457,6 +664,13 @@ int main(int argc, char **argv)
 	long sum = 0;
 	int n, i;
 
+	if (!strncmp(mode, "nop5", 4)) {
+		n = nop5(argc, argv);
+		if (n >= 0)
+			return n;
+		fprintf(stderr, "wb-demo: %s: not on this machine\n", mode);
+		return 2;
+	}
 	if (!strcmp(mode, "calls")) {
 		calls(argc > 2 ? atoi(argv[2]) : 1);
 		return 0;
