@@ -167,6 +167,14 @@ static nokprobe_inline bool tfp_load(const struct fetch_insn *code,
 	}
 }
 
+/* The library's quick load (trace_probe_tmpl.h): the same loads. */
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val)
+{
+	return tfp_load(code, rec, edata, val);
+}
+
 /*
  * The library's hook for the load stage (trace_probe_tmpl.h).  @rec is the
  * struct ftrace_regs of the hit; @edata the words saved at entry for an
@@ -254,6 +262,7 @@ static void tfp_write(struct trace_probe *tp, struct trace_event_file *file,
 		      const struct tfp_hit *hit)
 {
 	struct trace_event_buffer fbuffer;
+	struct tprobe_rec direct;
 	struct trace_entry *ent;
 	int dyn;
 
@@ -261,6 +270,15 @@ static void tfp_write(struct trace_probe *tp, struct trace_event_file *file,
 		return;
 
 	dyn = __get_data_size(tp, (void *)hit->fregs, hit->edata);
+	if (likely(tprobe_rec_direct(file))) {
+		ent = tprobe_rec_reserve(&direct, file,
+					 tfp_head_size(hit) + tp->size + dyn);
+		if (ent) {
+			tfp_fill(tp, hit, ent, dyn);
+			tprobe_rec_commit(&direct);
+		}
+		return;
+	}
 	ent = trace_event_buffer_reserve(&fbuffer, file,
 					 tfp_head_size(hit) + tp->size + dyn);
 	if (!ent)
