@@ -20,6 +20,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace.h>
 #include <linux/trace_events.h>
 #include <linux/unaligned.h>
 
@@ -484,6 +485,80 @@ static void quick_loads_store_what_the_interpreter_does(struct kunit *test)
 	tkk_remove(test, "rquick");
 }
 
+/* ---- records written directly or through the event buffer helpers ---- */
+
+#define TKK_INSTANCE	"kunit_tk_records"
+
+/* Call the target once on this CPU and take the record it wrote there. */
+static noinline unsigned int tkk_hit_record(struct kunit *test,
+					    struct trace_array *tr,
+					    u8 *rec, unsigned int room)
+{
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	unsigned int len = 0;
+	int cpu;
+
+	migrate_disable();
+	cpu = raw_smp_processor_id();
+	ring_buffer_reset_cpu(buffer, cpu);
+	KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
+	event = ring_buffer_consume(buffer, cpu, NULL, NULL);
+	if (event) {
+		len = min(ring_buffer_event_length(event), room);
+		memcpy(rec, ring_buffer_event_data(event), len);
+	}
+	KUNIT_EXPECT_NULL(test, ring_buffer_consume(buffer, cpu, NULL, NULL));
+	migrate_enable();
+	return len;
+}
+
+static void direct_record_is_the_general_one(struct kunit *test)
+{
+	static const char def[] = "p:kunit/rec " TKK_FUNC
+		" a=$arg1 b=$stack1:u16 s=$comm c=+0($stack):x8";
+	struct trace_event_file *file;
+	unsigned int n_direct, n_general;
+	struct trace_array *tr;
+	u8 *direct, *general;
+
+	direct = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
+	general = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, direct);
+	KUNIT_ASSERT_NOT_NULL(test, general);
+	tr = trace_array_get_by_name(TKK_INSTANCE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	file = trace_get_event_file(TKK_INSTANCE, TKK_GROUP, "rec");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TKK_GROUP, "rec",
+							true), 0);
+
+	/* nothing per record: written straight into the buffer */
+	n_direct = tkk_hit_record(test, tr, direct, TKK_REC_MAX);
+	/*
+	 * A pid filter that lets every task through sends the hit through
+	 * trace_event_buffer_reserve()/commit() instead.
+	 */
+	set_bit(EVENT_FILE_FL_PID_FILTER_BIT, &file->flags);
+	n_general = tkk_hit_record(test, tr, general, TKK_REC_MAX);
+	clear_bit(EVENT_FILE_FL_PID_FILTER_BIT, &file->flags);
+
+	KUNIT_EXPECT_GT(test, n_direct, (unsigned int)sizeof(struct kprobe_trace_entry_head));
+	KUNIT_EXPECT_EQ(test, n_direct, n_general);
+	KUNIT_EXPECT_MEMEQ(test, direct, general, min(n_direct, n_general));
+	KUNIT_EXPECT_EQ(test, ((struct trace_entry *)direct)->type,
+			(unsigned short)file->event_call->event.type);
+	KUNIT_EXPECT_EQ(test, ((struct trace_entry *)direct)->pid, current->pid);
+
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TKK_GROUP, "rec",
+							false), 0);
+	trace_put_event_file(file);
+	tkk_remove(test, "rec");
+	trace_array_put(tr);
+	trace_array_destroy(tr);
+}
+
 static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed_canonically,
 			 tkk_listing_gen_params),
@@ -496,6 +571,7 @@ static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE(entry_hits_counted_while_enabled),
 	KUNIT_CASE(return_hits_counted_while_enabled),
 	KUNIT_CASE(quick_loads_store_what_the_interpreter_does),
+	KUNIT_CASE(direct_record_is_the_general_one),
 	{}
 };
 
