@@ -214,12 +214,28 @@ NOKPROBE_SYMBOL(process_fetch_insn)
 
 /* ---- A hit: one attached record makes one of ours ---- */
 
+/* The general way, for a file with something to decide per record. */
+static noinline void eprobe_write_general(struct trace_probe *tp,
+					  struct trace_event_file *file,
+					  void *rec, int dyn)
+{
+	struct eprobe_trace_entry_head *head;
+	struct trace_event_buffer fbuffer;
+
+	head = trace_event_buffer_reserve(&fbuffer, file,
+					  sizeof(*head) + tp->size + dyn);
+	if (!head)
+		return;
+
+	store_trace_args(&head[1], tp, rec, NULL, sizeof(*head), dyn);
+	trace_event_buffer_commit(&fbuffer);
+}
+
 /* Write our record for the attached record @rec into @file. */
 static void eprobe_write(struct trace_eprobe *ep, struct trace_event_file *file,
 			 void *rec)
 {
 	struct eprobe_trace_entry_head *head;
-	struct trace_event_buffer fbuffer;
 	struct trace_probe *tp = &ep->tp;
 	struct tprobe_rec direct;
 	int dyn;
@@ -230,23 +246,15 @@ static void eprobe_write(struct trace_eprobe *ep, struct trace_event_file *file,
 
 	/* The library calls its context "regs"; ours is the attached record. */
 	dyn = __get_data_size(tp, rec, NULL);
-	if (likely(tprobe_rec_direct(file))) {
-		head = tprobe_rec_reserve(&direct, file,
-					  sizeof(*head) + tp->size + dyn);
-		if (head) {
-			store_trace_args(&head[1], tp, rec, NULL, sizeof(*head),
-					 dyn);
-			tprobe_rec_commit(&direct);
-		}
+	if (unlikely(!tprobe_rec_direct(file))) {
+		eprobe_write_general(tp, file, rec, dyn);
 		return;
 	}
-	head = trace_event_buffer_reserve(&fbuffer, file,
-					  sizeof(*head) + tp->size + dyn);
-	if (!head)
-		return;
-
-	store_trace_args(&head[1], tp, rec, NULL, sizeof(*head), dyn);
-	trace_event_buffer_commit(&fbuffer);
+	head = tprobe_rec_reserve(&direct, file, sizeof(*head) + tp->size + dyn);
+	if (head) {
+		store_trace_args(&head[1], tp, rec, NULL, sizeof(*head), dyn);
+		tprobe_rec_commit(&direct);
+	}
 }
 
 /*

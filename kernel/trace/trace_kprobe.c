@@ -265,33 +265,49 @@ static nokprobe_inline void tk_fill_record(struct tk_hit *hit, void *rec,
 			 dsize);
 }
 
-static nokprobe_inline void tk_trace_one(struct tk_hit *hit,
-					 struct trace_event_file *file,
-					 int dsize)
+/*
+ * A record through trace_event_buffer_reserve()/commit(), for a file with
+ * something to decide per record.  Out of line: its buffer descriptor
+ * costs the direct path nothing then.
+ */
+static noinline void tk_trace_general(struct tk_hit *hit,
+				      struct trace_event_file *file,
+				      unsigned int len, int dsize)
 {
-	struct trace_kprobe *tk = hit->tk;
-	unsigned int len = tk_head_size(tk) + tk->tp.size + dsize;
 	struct trace_event_buffer fbuffer;
-	struct tprobe_rec direct;
 	void *rec;
 
-	if (trace_trigger_soft_disabled(file))
-		return;
-
-	if (likely(tprobe_rec_direct(file))) {
-		rec = tprobe_rec_reserve(&direct, file, len);
-		if (rec) {
-			tk_fill_record(hit, rec, dsize);
-			tprobe_rec_commit(&direct);
-		}
-		return;
-	}
 	rec = trace_event_buffer_reserve(&fbuffer, file, len);
 	if (!rec)
 		return;
 	fbuffer.regs = hit->regs;
 	tk_fill_record(hit, rec, dsize);
 	trace_event_buffer_commit(&fbuffer);
+}
+
+NOKPROBE_SYMBOL(tk_trace_general);
+
+static nokprobe_inline void tk_trace_one(struct tk_hit *hit,
+					 struct trace_event_file *file,
+					 int dsize)
+{
+	struct trace_kprobe *tk = hit->tk;
+	unsigned int len = tk_head_size(tk) + tk->tp.size + dsize;
+	struct tprobe_rec direct;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+
+	if (unlikely(!tprobe_rec_direct(file))) {
+		tk_trace_general(hit, file, len, dsize);
+		return;
+	}
+	rec = tprobe_rec_reserve(&direct, file, len);
+	if (rec) {
+		tk_fill_record(hit, rec, dsize);
+		tprobe_rec_commit(&direct);
+	}
 }
 
 /* One record into every trace instance that has the event enabled. */

@@ -267,6 +267,7 @@ struct trace_probe {
 	struct trace_probe_event	*event;
 	ssize_t				size;
 	unsigned int			nr_args;
+	bool				dynamic_args;	/* some args[].dynamic */
 	struct probe_entry_arg		*entry_arg;	/* return probes only */
 	struct probe_arg		args[];
 };

@@ -1301,6 +1301,8 @@ int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *arg,
 		ctx->offset = body - arg;
 		ret = tpp_compile(&c, parg, body, &tp->size);
 	}
+	if (!ret && parg->dynamic)
+		tp->dynamic_args = true;
 	if (ret) {
 		traceprobe_free_probe_arg(parg);
 		memset(parg, 0, sizeof(*parg));

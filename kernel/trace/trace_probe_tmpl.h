@@ -284,6 +284,9 @@ __get_data_size(struct trace_probe *tp, struct pt_regs *regs, void *edata)
 {
 	int i, len, sum = 0;
 
+	/* No string argument: nothing variable to size (the common case). */
+	if (likely(!tp->dynamic_args))
+		return 0;
 	for (i = 0; i < tp->nr_args; i++) {
 		if (likely(!tp->args[i].dynamic))
 			continue;
@@ -410,12 +413,17 @@ tprobe_rec_reserve(struct tprobe_rec *r, struct trace_event_file *file,
 {
 	/* The context the hit came from, as trace_event_buffer_reserve() takes it */
 	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	struct trace_entry *ent;
 
 	r->buffer = file->tr->array_buffer.buffer;
-	r->event = trace_buffer_lock_reserve(r->buffer,
-					     file->event_call->event.type,
-					     len, trace_ctx);
-	return r->event ? ring_buffer_event_data(r->event) : NULL;
+	r->event = ring_buffer_lock_reserve(r->buffer, len);
+	if (!r->event)
+		return NULL;
+	/* the common header, as trace_buffer_lock_reserve() fills it */
+	ent = ring_buffer_event_data(r->event);
+	tracing_generic_entry_update(ent, file->event_call->event.type,
+				     trace_ctx);
+	return ent;
 }
 
 static nokprobe_inline void tprobe_rec_commit(struct tprobe_rec *r)
