@@ -174,6 +174,17 @@ eprobe_load_field(const struct ftrace_event_field *field, void *rec)
 	}
 }
 
+/* The library's quick load (trace_probe_tmpl.h): a field of the record. */
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val)
+{
+	if (code->op != FETCH_OP_TP_ARG)
+		return false;
+	*val = eprobe_load_field(code->data, rec);
+	return true;
+}
+
 /*
  * The library's hook for the load stage (trace_probe_tmpl.h).  @rec is the
  * attached event's record; eprobes have no entry data.
@@ -203,13 +214,30 @@ NOKPROBE_SYMBOL(process_fetch_insn)
 
 /* ---- A hit: one attached record makes one of ours ---- */
 
+/* The general way, for a file with something to decide per record. */
+static noinline void eprobe_write_general(struct trace_probe *tp,
+					  struct trace_event_file *file,
+					  void *rec, int dyn)
+{
+	struct eprobe_trace_entry_head *head;
+	struct trace_event_buffer fbuffer;
+
+	head = trace_event_buffer_reserve(&fbuffer, file,
+					  sizeof(*head) + tp->size + dyn);
+	if (!head)
+		return;
+
+	store_trace_args(&head[1], tp, rec, NULL, sizeof(*head), dyn);
+	trace_event_buffer_commit(&fbuffer);
+}
+
 /* Write our record for the attached record @rec into @file. */
 static void eprobe_write(struct trace_eprobe *ep, struct trace_event_file *file,
 			 void *rec)
 {
 	struct eprobe_trace_entry_head *head;
-	struct trace_event_buffer fbuffer;
 	struct trace_probe *tp = &ep->tp;
+	struct tprobe_rec direct;
 	int dyn;
 
 	/* Our event's own soft-disable, pid filter and unconditional triggers */
@@ -218,13 +246,15 @@ static void eprobe_write(struct trace_eprobe *ep, struct trace_event_file *file,
 
 	/* The library calls its context "regs"; ours is the attached record. */
 	dyn = __get_data_size(tp, rec, NULL);
-	head = trace_event_buffer_reserve(&fbuffer, file,
-					  sizeof(*head) + tp->size + dyn);
-	if (!head)
+	if (unlikely(!tprobe_rec_direct(file))) {
+		eprobe_write_general(tp, file, rec, dyn);
 		return;
-
-	store_trace_args(&head[1], tp, rec, NULL, sizeof(*head), dyn);
-	trace_event_buffer_commit(&fbuffer);
+	}
+	head = tprobe_rec_reserve(&direct, file, sizeof(*head) + tp->size + dyn);
+	if (head) {
+		store_trace_args(&head[1], tp, rec, NULL, sizeof(*head), dyn);
+		tprobe_rec_commit(&direct);
+	}
 }
 
 /*

@@ -167,6 +167,14 @@ static nokprobe_inline bool tfp_load(const struct fetch_insn *code,
 	}
 }
 
+/* The library's quick load (trace_probe_tmpl.h): the same loads. */
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val)
+{
+	return tfp_load(code, rec, edata, val);
+}
+
 /*
  * The library's hook for the load stage (trace_probe_tmpl.h).  @rec is the
  * struct ftrace_regs of the hit; @edata the words saved at entry for an
@@ -250,17 +258,14 @@ static nokprobe_inline void tfp_fill(struct trace_probe *tp,
 			 tfp_head_size(hit), dyn);
 }
 
-static void tfp_write(struct trace_probe *tp, struct trace_event_file *file,
-		      const struct tfp_hit *hit)
+/* The general way, for a file with something to decide per record. */
+static noinline void tfp_write_general(struct trace_probe *tp,
+				       struct trace_event_file *file,
+				       const struct tfp_hit *hit, int dyn)
 {
 	struct trace_event_buffer fbuffer;
 	struct trace_entry *ent;
-	int dyn;
 
-	if (trace_trigger_soft_disabled(file))
-		return;
-
-	dyn = __get_data_size(tp, (void *)hit->fregs, hit->edata);
 	ent = trace_event_buffer_reserve(&fbuffer, file,
 					 tfp_head_size(hit) + tp->size + dyn);
 	if (!ent)
@@ -269,6 +274,31 @@ static void tfp_write(struct trace_probe *tp, struct trace_event_file *file,
 	fbuffer.regs = NULL;
 	tfp_fill(tp, hit, ent, dyn);
 	trace_event_buffer_commit(&fbuffer);
+}
+
+NOKPROBE_SYMBOL(tfp_write_general);
+
+static void tfp_write(struct trace_probe *tp, struct trace_event_file *file,
+		      const struct tfp_hit *hit)
+{
+	struct tprobe_rec direct;
+	struct trace_entry *ent;
+	int dyn;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+
+	dyn = __get_data_size(tp, (void *)hit->fregs, hit->edata);
+	if (unlikely(!tprobe_rec_direct(file))) {
+		tfp_write_general(tp, file, hit, dyn);
+		return;
+	}
+	ent = tprobe_rec_reserve(&direct, file,
+				 tfp_head_size(hit) + tp->size + dyn);
+	if (ent) {
+		tfp_fill(tp, hit, ent, dyn);
+		tprobe_rec_commit(&direct);
+	}
 }
 
 NOKPROBE_SYMBOL(tfp_write);

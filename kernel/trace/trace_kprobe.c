@@ -191,6 +191,14 @@ static nokprobe_inline bool tk_load_from_hit(const struct fetch_insn *insn,
 	}
 }
 
+/* The library's quick load (trace_probe_tmpl.h): the same loads. */
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val)
+{
+	return tk_load_from_hit(code, rec, edata, val);
+}
+
 /*
  * The library's hook (trace_probe_tmpl.h).  @rec is the pt_regs of the
  * hit; @edata the values a return probe saved at function entry.
@@ -257,24 +265,49 @@ static nokprobe_inline void tk_fill_record(struct tk_hit *hit, void *rec,
 			 dsize);
 }
 
-static nokprobe_inline void tk_trace_one(struct tk_hit *hit,
-					 struct trace_event_file *file,
-					 int dsize)
+/*
+ * A record through trace_event_buffer_reserve()/commit(), for a file with
+ * something to decide per record.  Out of line: its buffer descriptor
+ * costs the direct path nothing then.
+ */
+static noinline void tk_trace_general(struct tk_hit *hit,
+				      struct trace_event_file *file,
+				      unsigned int len, int dsize)
 {
-	struct trace_kprobe *tk = hit->tk;
 	struct trace_event_buffer fbuffer;
 	void *rec;
 
-	if (trace_trigger_soft_disabled(file))
-		return;
-
-	rec = trace_event_buffer_reserve(&fbuffer, file, tk_head_size(tk) +
-					 tk->tp.size + dsize);
+	rec = trace_event_buffer_reserve(&fbuffer, file, len);
 	if (!rec)
 		return;
 	fbuffer.regs = hit->regs;
 	tk_fill_record(hit, rec, dsize);
 	trace_event_buffer_commit(&fbuffer);
+}
+
+NOKPROBE_SYMBOL(tk_trace_general);
+
+static nokprobe_inline void tk_trace_one(struct tk_hit *hit,
+					 struct trace_event_file *file,
+					 int dsize)
+{
+	struct trace_kprobe *tk = hit->tk;
+	unsigned int len = tk_head_size(tk) + tk->tp.size + dsize;
+	struct tprobe_rec direct;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+
+	if (unlikely(!tprobe_rec_direct(file))) {
+		tk_trace_general(hit, file, len, dsize);
+		return;
+	}
+	rec = tprobe_rec_reserve(&direct, file, len);
+	if (rec) {
+		tk_fill_record(hit, rec, dsize);
+		tprobe_rec_commit(&direct);
+	}
 }
 
 /* One record into every trace instance that has the event enabled. */
@@ -1975,6 +2008,37 @@ int tk_test_listing(const char *group, const char *event, char *buf,
 		return -E2BIG;
 	buf[min(m.count, size - 1)] = '\0';
 	return 0;
+}
+
+/*
+ * The argument part of a GROUP/EVENT record for a hit with @regs, twice:
+ * into @quick as a hit stores it, into @slow with every argument through
+ * the interpreter; @size bytes each, zeroed first.  Returns how many
+ * arguments take the quick load, or a negative errno.
+ */
+int tk_test_store_args(const char *group, const char *event,
+		       struct pt_regs *regs, void *quick, void *slow,
+		       size_t size)
+{
+	struct trace_kprobe *tk;
+	int i, dsize, nr = 0;
+
+	guard(mutex)(&event_mutex);
+	tk = tk_find(event, group);
+	if (!tk)
+		return -ENOENT;
+	if (tk->is_return && tk->tp.entry_arg)
+		return -EINVAL;	/* no entry data here */
+	dsize = __get_data_size(&tk->tp, regs, NULL);
+	if (tk->tp.size + dsize > size)
+		return -E2BIG;
+	memset(quick, 0, size);
+	memset(slow, 0, size);
+	store_trace_args(quick, &tk->tp, regs, NULL, 0, dsize);
+	store_trace_args_slow(slow, &tk->tp, regs, NULL, 0, dsize);
+	for (i = 0; i < tk->tp.nr_args; i++)
+		nr += tk->tp.args[i].simple;
+	return nr;
 }
 
 int tk_test_counts(const char *group, const char *event, unsigned long *hits,

@@ -20,7 +20,9 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace.h>
 #include <linux/trace_events.h>
+#include <linux/unaligned.h>
 
 #include "trace.h"
 #include "trace_kprobe_selftest.h"
@@ -399,6 +401,165 @@ static void return_hits_counted_while_enabled(struct kunit *test)
 	tkk_count_hits(test, "r:kunit/rhit " TKK_FUNC " $retval", "rhit");
 }
 
+/* ---- quick loads: the same record bytes as the interpreter's ---- */
+
+#define TKK_REC_MAX	256
+
+/*
+ * Store GROUP/EVENT's arguments for a made-up hit both ways; expect
+ * @nr_quick of them to take the quick load and identical bytes.  @quick
+ * keeps the quick path's record for the caller's own checks.
+ */
+static void tkk_expect_same_record(struct kunit *test, const char *event,
+				   struct pt_regs *regs, int nr_quick,
+				   u8 *quick)
+{
+	u8 *slow = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, slow);
+	KUNIT_ASSERT_EQ(test, tk_test_store_args(TKK_GROUP, event, regs, quick,
+						 slow, TKK_REC_MAX), nr_quick);
+	KUNIT_EXPECT_MEMEQ(test, quick, slow, TKK_REC_MAX);
+}
+
+/* Every word of @regs distinct (each byte too); the stack at @stack. */
+static void tkk_fake_regs(struct pt_regs *regs, unsigned long *stack, int n)
+{
+	unsigned long *w = (unsigned long *)regs;
+	int i;
+
+	for (i = 0; i < sizeof(*regs) / sizeof(long); i++)
+		w[i] = 0x8070605040302010UL + i * 0x0101010101010101UL;
+	for (i = 0; i < n; i++)
+		stack[i] = 0xf0e0d0c0b0a09080UL - i * 0x0101010101010101UL;
+	regs->sp = (unsigned long)stack;
+}
+
+static void quick_loads_store_what_the_interpreter_does(struct kunit *test)
+{
+	static const char def[] = "p:kunit/quick " TKK_FUNC
+		" a=$arg1 b=$arg2:u8 c=$arg3:s16 d=$arg4:x32 e=$stack0"
+		" f=$stack2:u16 h=$comm i=+0($stack):u64 j=$arg5:b4@2/8"
+		" k=$stack1:s8";
+	unsigned long stack[4];
+	struct trace_event_call *call;
+	struct ftrace_event_field *f;
+	struct pt_regs regs;
+	u8 *quick;
+
+	quick = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, quick);
+	tkk_fake_regs(&regs, stack, ARRAY_SIZE(stack));
+
+	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	/* a b c d e f k quick; $comm, the dereference, the bitfield not */
+	tkk_expect_same_record(test, "quick", &regs, 7, quick);
+
+	/* and the quick values are the hit's, at their fields */
+	call = tk_test_call(TKK_GROUP, "quick");
+	KUNIT_ASSERT_NOT_NULL(test, call);
+	f = tkk_field(call, "a");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, get_unaligned((unsigned long *)(quick + f->offset -
+				sizeof(struct kprobe_trace_entry_head))),
+			regs_get_kernel_argument(&regs, 0));
+	f = tkk_field(call, "e");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, get_unaligned((unsigned long *)(quick + f->offset -
+				sizeof(struct kprobe_trace_entry_head))),
+			stack[0]);
+	f = tkk_field(call, "b");
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, quick[f->offset -
+				    sizeof(struct kprobe_trace_entry_head)],
+			(u8)regs_get_kernel_argument(&regs, 1));
+	tkk_remove(test, "quick");
+
+	KUNIT_ASSERT_EQ(test, tk_test_run("r:kunit/rquick " TKK_FUNC
+					  " rv=$retval:s16 w=$stack1 r=$retval"),
+			0);
+	tkk_expect_same_record(test, "rquick", &regs, 3, quick);
+	KUNIT_EXPECT_EQ(test, get_unaligned((unsigned long *)(quick + 2 +
+							     sizeof(long))),
+			regs_return_value(&regs));
+	tkk_remove(test, "rquick");
+}
+
+/* ---- records written directly or through the event buffer helpers ---- */
+
+#define TKK_INSTANCE	"kunit_tk_records"
+
+/* Call the target once on this CPU and take the record it wrote there. */
+static noinline unsigned int tkk_hit_record(struct kunit *test,
+					    struct trace_array *tr,
+					    u8 *rec, unsigned int room)
+{
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	unsigned int len = 0;
+	int cpu;
+
+	migrate_disable();
+	cpu = raw_smp_processor_id();
+	ring_buffer_reset_cpu(buffer, cpu);
+	KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
+	event = ring_buffer_consume(buffer, cpu, NULL, NULL);
+	if (event) {
+		len = min(ring_buffer_event_length(event), room);
+		memcpy(rec, ring_buffer_event_data(event), len);
+	}
+	KUNIT_EXPECT_NULL(test, ring_buffer_consume(buffer, cpu, NULL, NULL));
+	migrate_enable();
+	return len;
+}
+
+static void direct_record_is_the_general_one(struct kunit *test)
+{
+	/* only values that are the same in both calls (no stack words) */
+	static const char def[] = "p:kunit/rec " TKK_FUNC
+		" a=$arg1 b=$arg2:u16 s=$comm c=$arg3:x8";
+	struct trace_event_file *file;
+	unsigned int n_direct, n_general;
+	struct trace_array *tr;
+	u8 *direct, *general;
+
+	direct = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
+	general = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, direct);
+	KUNIT_ASSERT_NOT_NULL(test, general);
+	tr = trace_array_get_by_name(TKK_INSTANCE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	file = trace_get_event_file(TKK_INSTANCE, TKK_GROUP, "rec");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TKK_GROUP, "rec",
+							true), 0);
+
+	/* nothing per record: written straight into the buffer */
+	n_direct = tkk_hit_record(test, tr, direct, TKK_REC_MAX);
+	/*
+	 * A pid filter that lets every task through sends the hit through
+	 * trace_event_buffer_reserve()/commit() instead.
+	 */
+	set_bit(EVENT_FILE_FL_PID_FILTER_BIT, &file->flags);
+	n_general = tkk_hit_record(test, tr, general, TKK_REC_MAX);
+	clear_bit(EVENT_FILE_FL_PID_FILTER_BIT, &file->flags);
+
+	KUNIT_EXPECT_GT(test, n_direct, (unsigned int)sizeof(struct kprobe_trace_entry_head));
+	KUNIT_EXPECT_EQ(test, n_direct, n_general);
+	KUNIT_EXPECT_MEMEQ(test, direct, general, min(n_direct, n_general));
+	KUNIT_EXPECT_EQ(test, ((struct trace_entry *)direct)->type,
+			(unsigned short)file->event_call->event.type);
+	KUNIT_EXPECT_EQ(test, ((struct trace_entry *)direct)->pid, current->pid);
+
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TKK_GROUP, "rec",
+							false), 0);
+	trace_put_event_file(file);
+	tkk_remove(test, "rec");
+	trace_array_put(tr);
+	trace_array_destroy(tr);
+}
+
 static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed_canonically,
 			 tkk_listing_gen_params),
@@ -410,6 +571,8 @@ static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE(return_record_layout),
 	KUNIT_CASE(entry_hits_counted_while_enabled),
 	KUNIT_CASE(return_hits_counted_while_enabled),
+	KUNIT_CASE(quick_loads_store_what_the_interpreter_does),
+	KUNIT_CASE(direct_record_is_the_general_one),
 	{}
 };
 

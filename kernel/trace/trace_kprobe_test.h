@@ -15,6 +15,7 @@
 
 #include <linux/types.h>
 
+struct pt_regs;
 struct trace_event_call;
 
 #if IS_ENABLED(CONFIG_TRACE_KPROBE_KUNIT_TEST)
@@ -22,6 +23,9 @@ int tk_test_run(const char *cmd);
 struct trace_event_call *tk_test_call(const char *group, const char *event);
 int tk_test_listing(const char *group, const char *event, char *buf,
 		    size_t size);
+int tk_test_store_args(const char *group, const char *event,
+		       struct pt_regs *regs, void *quick, void *slow,
+		       size_t size);
 int tk_test_counts(const char *group, const char *event, unsigned long *hits,
 		   unsigned long *missed);
 #endif

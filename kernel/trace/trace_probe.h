@@ -201,6 +201,7 @@ static inline bool trace_kprobe_error_injectable(struct trace_event_call *call)
 struct probe_arg {
 	struct fetch_insn	*code;	/* fetch program, ends with END */
 	bool			dynamic;/* stored as data_loc (strings) */
+	bool			simple;	/* one load op, ST_RAW, END */
 	unsigned int		offset;	/* of the value in the record */
 	unsigned int		count;	/* array elements, 0 if scalar */
 	const char		*name;	/* field name */
@@ -266,6 +267,7 @@ struct trace_probe {
 	struct trace_probe_event	*event;
 	ssize_t				size;
 	unsigned int			nr_args;
+	bool				dynamic_args;	/* some args[].dynamic */
 	struct probe_entry_arg		*entry_arg;	/* return probes only */
 	struct probe_arg		args[];
 };

@@ -1101,6 +1101,27 @@ static int tpp_finish(struct tpp_compiler *c, struct probe_arg *parg,
 	return 0;
 }
 
+/*
+ * A program that loads one value from the hit and stores it as it is: a
+ * front end may run it without the interpreter (tprobe_load_hit()).
+ */
+static bool tpp_is_simple(const struct fetch_insn *code)
+{
+	switch (code[0].op) {
+	case FETCH_OP_REG:
+	case FETCH_OP_STACK:
+	case FETCH_OP_STACKP:
+	case FETCH_OP_RETVAL:
+	case FETCH_OP_ARG:
+	case FETCH_OP_EDATA:
+	case FETCH_OP_TP_ARG:
+		break;
+	default:
+		return false;
+	}
+	return code[1].op == FETCH_OP_ST_RAW && code[2].op == FETCH_OP_END;
+}
+
 /* ---- one argument ------------------------------------------------- */
 
 /*
@@ -1178,6 +1199,7 @@ static int tpp_compile(struct tpp_compiler *c, struct probe_arg *parg,
 		ret = -ENOMEM;
 		goto out;
 	}
+	parg->simple = tpp_is_simple(parg->code);
 	parg->offset = *size;
 	*size = end;
 out:
@@ -1279,6 +1301,8 @@ int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *arg,
 		ctx->offset = body - arg;
 		ret = tpp_compile(&c, parg, body, &tp->size);
 	}
+	if (!ret && parg->dynamic)
+		tp->dynamic_args = true;
 	if (ret) {
 		traceprobe_free_probe_arg(parg);
 		memset(parg, 0, sizeof(*parg));

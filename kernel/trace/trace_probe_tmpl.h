@@ -34,6 +34,15 @@ static nokprobe_inline int
 probe_mem_read(void *dest, void *src, size_t size);
 static nokprobe_inline int
 probe_mem_read_user(void *dest, void *src, size_t size);
+/*
+ * Quick load for arguments marked probe_arg::simple (one load, stored as
+ * is): put the value @code loads from the hit in *@val and answer true, or
+ * answer false to leave the argument to process_fetch_insn().  Must load
+ * what process_fetch_insn() would.
+ */
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val);
 
 /* Bytes "symbol+offset/size" of @addr needs, with its NUL. */
 static nokprobe_inline int fetch_store_symstrlen(unsigned long addr)
@@ -275,6 +284,9 @@ __get_data_size(struct trace_probe *tp, struct pt_regs *regs, void *edata)
 {
 	int i, len, sum = 0;
 
+	/* No string argument: nothing variable to size (the common case). */
+	if (likely(!tp->dynamic_args))
+		return 0;
 	for (i = 0; i < tp->nr_args; i++) {
 		if (likely(!tp->args[i].dynamic))
 			continue;
@@ -295,11 +307,22 @@ struct tprobe_dyn_area {
 
 static nokprobe_inline void
 tprobe_store_arg(struct probe_arg *arg, void *args_start, void *rec,
-		 void *edata, struct tprobe_dyn_area *dyn)
+		 void *edata, struct tprobe_dyn_area *dyn, bool quick)
 {
 	u32 *slot = args_start + arg->offset;
+	unsigned long val;
 	int used;
 
+	/*
+	 * The common "$arg1", "%ax", "$retval" or "$field": read the value
+	 * and store it, without a call into the interpreter.  The record
+	 * bytes are the ones the interpreter's ST_RAW step would write.
+	 */
+	if (quick && arg->simple &&
+	    tprobe_load_hit(arg->code, rec, edata, &val)) {
+		tprobe_store_raw(val, arg->code[1].size, slot);
+		return;
+	}
 	if (likely(!arg->dynamic)) {
 		process_fetch_insn(arg->code, rec, edata, slot, dyn->base);
 		return;
@@ -318,8 +341,8 @@ tprobe_store_arg(struct probe_arg *arg, void *args_start, void *rec,
  * after the fixed part, @maxlen bytes being reserved for it.
  */
 static nokprobe_inline void
-store_trace_args(void *data, struct trace_probe *tp, void *rec, void *edata,
-		 int header_size, int maxlen)
+__store_trace_args(void *data, struct trace_probe *tp, void *rec, void *edata,
+		   int header_size, int maxlen, bool quick)
 {
 	struct tprobe_dyn_area dyn = {
 		.base = data - header_size,
@@ -329,7 +352,83 @@ store_trace_args(void *data, struct trace_probe *tp, void *rec, void *edata,
 	unsigned int i;
 
 	for (i = 0; i < tp->nr_args; i++)
-		tprobe_store_arg(&tp->args[i], data, rec, edata, &dyn);
+		tprobe_store_arg(&tp->args[i], data, rec, edata, &dyn, quick);
+}
+
+static nokprobe_inline void
+store_trace_args(void *data, struct trace_probe *tp, void *rec, void *edata,
+		 int header_size, int maxlen)
+{
+	__store_trace_args(data, tp, rec, edata, header_size, maxlen, true);
+}
+
+/*
+ * The same record, every argument through process_fetch_insn(): what the
+ * quick loads are checked against (KUnit).
+ */
+static nokprobe_inline void
+store_trace_args_slow(void *data, struct trace_probe *tp, void *rec,
+		      void *edata, int header_size, int maxlen)
+{
+	__store_trace_args(data, tp, rec, edata, header_size, maxlen, false);
+}
+
+/*
+ * Records written straight into an instance's ring buffer.
+ *
+ * trace_event_buffer_reserve() and trace_event_buffer_commit() decide per
+ * record about pid filters, soft-disable, filters (through a per-CPU
+ * staging buffer), conditional triggers, printk and export copies of
+ * events, and stack traces after the record.  When an event file uses none
+ * of them, all they do is: take the context word, reserve in the
+ * instance's buffer, fill the common header, commit.  tprobe_rec_direct()
+ * tells whether that holds for @file now; the front end then writes its
+ * record with tprobe_rec_reserve() and tprobe_rec_commit(), else through
+ * the general pair.  Either way the record bytes are the same.
+ */
+#define TPROBE_REC_PER_RECORD	(EVENT_FILE_FL_SOFT_DISABLED |		\
+				 EVENT_FILE_FL_FILTERED |		\
+				 EVENT_FILE_FL_PID_FILTER |		\
+				 EVENT_FILE_FL_TRIGGER_MODE |		\
+				 EVENT_FILE_FL_TRIGGER_COND)
+#define TPROBE_REC_TR_STACKS	(TRACE_ITER_STACKTRACE | TRACE_ITER_USERSTACKTRACE)
+
+struct tprobe_rec {
+	struct trace_buffer		*buffer;
+	struct ring_buffer_event	*event;
+};
+
+static nokprobe_inline bool tprobe_rec_direct(struct trace_event_file *file)
+{
+	return !(READ_ONCE(file->flags) & TPROBE_REC_PER_RECORD) &&
+	       !(READ_ONCE(file->tr->trace_flags) & TPROBE_REC_TR_STACKS) &&
+	       !static_branch_unlikely(&trace_event_exports_enabled) &&
+	       !READ_ONCE(tracepoint_printk);
+}
+
+/* Reserve @len bytes for @file's event; returns the record or NULL. */
+static nokprobe_inline void *
+tprobe_rec_reserve(struct tprobe_rec *r, struct trace_event_file *file,
+		   unsigned long len)
+{
+	/* The context the hit came from, as trace_event_buffer_reserve() takes it */
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	struct trace_entry *ent;
+
+	r->buffer = file->tr->array_buffer.buffer;
+	r->event = ring_buffer_lock_reserve(r->buffer, len);
+	if (!r->event)
+		return NULL;
+	/* the common header, as trace_buffer_lock_reserve() fills it */
+	ent = ring_buffer_event_data(r->event);
+	tracing_generic_entry_update(ent, file->event_call->event.type,
+				     trace_ctx);
+	return ent;
+}
+
+static nokprobe_inline void tprobe_rec_commit(struct tprobe_rec *r)
+{
+	trace_buffer_unlock_commit_nostack(r->buffer, r->event);
 }
 
 #endif /* _KERNEL_TRACE_PROBE_TMPL_H */

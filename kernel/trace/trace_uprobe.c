@@ -254,6 +254,17 @@ static int uprobe_fetch_base(struct fetch_insn *code, struct pt_regs *regs,
 }
 
 /*
+ * The library's quick load (trace_probe_tmpl.h): none, every argument goes
+ * through process_fetch_insn().
+ */
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val)
+{
+	return false;
+}
+
+/*
  * @rec is the pt_regs of the hit and @edata its struct uprobe_dispatch_data
  * (uprobes keep no entry data, so that slot carries the hit context).
  */
