@@ -104,7 +104,7 @@ static bool site_settle(struct site_cursor *cur, struct ftrace_site_group *g,
 	for (; g; g = site_next_group(g), i = 0) {
 		for (; i < g->nr; i++) {
 			/* a site without a state was never enabled or touched */
-			if (!all && !ftrace_site_state(g, i)) {
+			if (!all && !g->history && !ftrace_site_state(g, i)) {
 				i |= FTRACE_SITE_CHUNK - 1;
 				continue;
 			}

@@ -110,8 +110,12 @@ bool ftrace_pids_enabled(struct ftrace_ops *ops);
  * once it is used (its struct dyn_ftrace with the FTRACE_FL_* state, what
  * it calls now, its ops set) lives in a struct ftrace_site_state, allocated
  * FTRACE_SITE_CHUNK sites at a time the first time one of them is wanted
- * by an ops, and kept while the group lives.  A site without state is a
- * NOP that no ops wants and that was never touched.
+ * by an ops, and freed again after an update that leaves all of them idle
+ * (a NOP no ops wants).  What must outlive that, whether a site was ever
+ * hooked (FTRACE_FL_TOUCHED) or ever modified by an ip-modifier or direct
+ * call (FTRACE_FL_MODIFIED), goes into @history, two bits a site,
+ * allocated on the first need.  A site without state is a NOP no ops
+ * wants.
  *
  * offs[] never moves while the group is linked; a group whose records must
  * shrink (init text freed) is replaced by a copy.
@@ -140,6 +144,7 @@ struct ftrace_site_group {
 	size_t				bytes;	/* this allocation */
 	u32				*offs;
 	struct ftrace_site_chunk	**chunks;	/* one per CHUNK sites */
+	unsigned long			*history;	/* 2 bits a site, or NULL */
 	struct rcu_head			rcu;
 };
 
@@ -198,6 +203,21 @@ ftrace_site_set_of(const struct ftrace_site_group *g, unsigned int i)
 	return st ? st->set : NULL;
 }
 
+/* FTRACE_FL_TOUCHED/MODIFIED kept for site @i while it has no state. */
+static inline unsigned long ftrace_site_history(const struct ftrace_site_group *g,
+						unsigned int i)
+{
+	unsigned long flags = 0;
+
+	if (!g->history)
+		return 0;
+	if (test_bit(2 * i, g->history))
+		flags |= FTRACE_FL_TOUCHED;
+	if (test_bit(2 * i + 1, g->history))
+		flags |= FTRACE_FL_MODIFIED;
+	return flags;
+}
+
 static inline unsigned long ftrace_site_flags(const struct ftrace_site_group *g,
 					      unsigned int i)
 {
@@ -205,8 +225,13 @@ static inline unsigned long ftrace_site_flags(const struct ftrace_site_group *g,
 
 	if (st)
 		return st->rec.flags;
-	return ftrace_site_disabled(g, i) ? FTRACE_FL_DISABLED : 0;
+	return (ftrace_site_disabled(g, i) ? FTRACE_FL_DISABLED : 0) |
+	       ftrace_site_history(g, i);
 }
+
+/* Free the state chunks whose sites are all idle.  ftrace_lock held. */
+void ftrace_sites_reclaim(void);
+void ftrace_site_group_reclaim(struct ftrace_site_group *g);
 
 /* Set or clear FTRACE_SITE_OFF_DISABLED (and the state's flag).  ftrace_lock. */
 void ftrace_site_set_disabled(struct ftrace_site_group *g, unsigned int i,

@@ -1805,17 +1805,71 @@ static void site_state_follows_hooking(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
 	fk_expect_hits(test, p, BIT(FK_A), 1);
 
+	/*
+	 * Idle again: the update freed the chunk (nothing else hooks the
+	 * neighbours of this suite's functions), and the site is still
+	 * known as touched.
+	 */
 	mutex_lock(&ftrace_lock);
 	g = ftrace_site_find(fk_site[FK_A], &i);
-	st = ftrace_site_state(g, i);
-	KUNIT_EXPECT_NOT_NULL(test, st);
-	if (st) {
-		KUNIT_EXPECT_EQ(test, st->cur_addr, 0UL);
-		KUNIT_EXPECT_PTR_EQ(test, st->set, NULL);
-		KUNIT_EXPECT_FALSE(test, st->rec.flags & FTRACE_FL_ENABLED);
-		KUNIT_EXPECT_TRUE(test, st->rec.flags & FTRACE_FL_TOUCHED);
-	}
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, i), NULL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_cur_addr(g, i), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, i) &
+			(FTRACE_FL_ENABLED | FTRACE_FL_TOUCHED),
+			(unsigned long)FTRACE_FL_TOUCHED);
 	mutex_unlock(&ftrace_lock);
+}
+
+static void site_idle_chunks_reclaimed(struct kunit *test)
+{
+	unsigned int nr = 3 * FTRACE_SITE_CHUNK, i;
+	const unsigned int touched = 5, busy = FTRACE_SITE_CHUNK + 7;
+	const unsigned int modified = 2 * FTRACE_SITE_CHUNK + 1;
+	struct ftrace_site_state *st;
+	struct ftrace_site_group *g;
+	unsigned long *addrs;
+	int err;
+
+	addrs = kunit_kcalloc(test, nr, sizeof(*addrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addrs);
+	for (i = 0; i < nr; i++)
+		addrs[i] = FK_MOD_BASE + 32 * i;
+	g = ftrace_site_group_build(&fk_fake_mod, addrs, nr, &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	st = ftrace_site_state_get(g, touched);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->rec.flags |= FTRACE_FL_TOUCHED;
+	st = ftrace_site_state_get(g, busy);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->cur_addr = FTRACE_ADDR;
+	st->rec.flags |= FTRACE_FL_TOUCHED | FTRACE_FL_ENABLED;
+	st = ftrace_site_state_get(g, modified);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->rec.flags |= FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED;
+	KUNIT_EXPECT_EQ(test, g->nr_chunks, 3U);
+	KUNIT_EXPECT_PTR_EQ(test, g->history, NULL);
+
+	ftrace_site_group_reclaim(g);
+	/* Only the chunk with a site that calls something stays. */
+	KUNIT_EXPECT_EQ(test, g->nr_chunks, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, touched), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, modified), NULL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_site_state(g, busy));
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, touched),
+			(unsigned long)FTRACE_FL_TOUCHED);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, modified),
+			(unsigned long)(FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED));
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, touched + 1), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, busy),
+			(unsigned long)(FTRACE_FL_TOUCHED | FTRACE_FL_ENABLED));
+
+	/* A state made again starts from the kept history. */
+	st = ftrace_site_state_get(g, touched);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_EQ(test, st->rec.flags, (unsigned long)FTRACE_FL_TOUCHED);
+	KUNIT_EXPECT_EQ(test, st->rec.ip, ftrace_site_ip(g, touched));
+	ftrace_site_group_free(g);
 }
 
 static struct kunit_case ftrace_core_cases[] = {
@@ -1825,6 +1879,7 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(site_encoding_vmlinux_text_edges),
 	KUNIT_CASE(site_flags_and_state_on_demand),
 	KUNIT_CASE(site_state_follows_hooking),
+	KUNIT_CASE(site_idle_chunks_reclaimed),
 	KUNIT_CASE(callback_gets_site_caller_and_ops),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 	KUNIT_CASE_PARAM(save_regs_gives_pt_regs, fk_regs_flags_gen_params),

@@ -1183,6 +1183,7 @@ int ftrace_sites_update(int command)
 		site_wait_readers();
 		site_gen_free(old);
 	}
+	ftrace_sites_reclaim();
 	return 0;
 }
 

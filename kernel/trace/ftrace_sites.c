@@ -31,6 +31,7 @@
  *    ftrace_lock look at states; they are freed with their group.
  */
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/ftrace.h>
 #include <linux/hash.h>
 #include <linux/init.h>
@@ -121,6 +122,22 @@ static struct ftrace_site_group *site_group_alloc(struct module *mod,
 	return g;
 }
 
+static size_t site_history_bytes(const struct ftrace_site_group *g)
+{
+	return kmalloc_size_roundup(BITS_TO_LONGS(2 * g->nr) * sizeof(long));
+}
+
+/* The history bitmap of @g, allocated if needed; NULL on -ENOMEM. */
+static unsigned long *site_history(struct ftrace_site_group *g)
+{
+	if (!g->history && g->nr) {
+		g->history = bitmap_zalloc(2 * g->nr, GFP_KERNEL);
+		if (g->history)
+			site_bytes_add(site_history_bytes(g));
+	}
+	return g->history;
+}
+
 /* Free @g and its states; @g is unlinked and no reader can reach it. */
 static void site_group_free(struct ftrace_site_group *g)
 {
@@ -132,6 +149,9 @@ static void site_group_free(struct ftrace_site_group *g)
 		kfree(g->chunks[c]);
 	site_bytes_add(-(long)(g->bytes + g->nr_chunks *
 			       sizeof(struct ftrace_site_chunk)));
+	if (g->history)
+		site_bytes_add(-(long)site_history_bytes(g));
+	kfree(g->history);
 	kvfree(g);
 }
 
@@ -166,8 +186,9 @@ struct ftrace_site_state *ftrace_site_state_get(struct ftrace_site_group *g,
 		return NULL;
 	for (k = 0; k < FTRACE_SITE_CHUNK && first + k < g->nr; k++) {
 		chunk->st[k].rec.ip = ftrace_site_ip(g, first + k);
+		chunk->st[k].rec.flags = ftrace_site_history(g, first + k);
 		if (ftrace_site_disabled(g, first + k))
-			chunk->st[k].rec.flags = FTRACE_FL_DISABLED;
+			chunk->st[k].rec.flags |= FTRACE_FL_DISABLED;
 	}
 	/* Lockless ftrace_site_group_of() callers see it filled in. */
 	smp_store_release(&g->chunks[c], chunk);
@@ -259,6 +280,77 @@ static void site_group_retire(struct ftrace_site_group *g)
 	synchronize_rcu();
 	cmpxchg(&site_group_hint, g, NULL);
 	call_rcu(&g->rcu, site_group_free_rcu);
+}
+
+/* Can chunk @c of @g go?  All its sites idle, and their history kept. */
+static bool site_chunk_idle(struct ftrace_site_group *g, unsigned int c)
+{
+	const struct ftrace_site_chunk *chunk = g->chunks[c];
+	bool history = false;
+	unsigned int k;
+
+	for (k = 0; k < FTRACE_SITE_CHUNK; k++) {
+		const struct ftrace_site_state *st = &chunk->st[k];
+
+		if (st->cur_addr || st->set)
+			return false;
+		if (st->rec.flags & (FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED))
+			history = true;
+	}
+	return !history || site_history(g);
+}
+
+/**
+ * ftrace_site_group_reclaim - free the state chunks of @g that hold only idle sites
+ * @g: the group
+ *
+ * Their FTRACE_FL_TOUCHED and FTRACE_FL_MODIFIED flags move to the
+ * group's history bitmap; a chunk stays if that cannot be allocated.
+ *
+ * Context: ftrace_lock held (or @g not published), no update running.
+ */
+void ftrace_site_group_reclaim(struct ftrace_site_group *g)
+{
+	struct ftrace_site_chunk *chunk;
+	unsigned int c, k, first;
+	unsigned long flags;
+
+	for (c = 0; c < DIV_ROUND_UP(g->nr, FTRACE_SITE_CHUNK); c++) {
+		chunk = g->chunks[c];
+		if (!chunk || !site_chunk_idle(g, c))
+			continue;
+		first = c << FTRACE_SITE_CHUNK_SHIFT;
+		for (k = 0; k < FTRACE_SITE_CHUNK && first + k < g->nr; k++) {
+			flags = chunk->st[k].rec.flags;
+			if (flags & FTRACE_FL_TOUCHED)
+				__set_bit(2 * (first + k), g->history);
+			if (flags & FTRACE_FL_MODIFIED)
+				__set_bit(2 * (first + k) + 1, g->history);
+		}
+		WRITE_ONCE(g->chunks[c], NULL);
+		g->nr_chunks--;
+		site_bytes_add(-(long)sizeof(*chunk));
+		/* a lockless ftrace_site_group_of() may still look at it */
+		kvfree_rcu_mightsleep(chunk);
+	}
+}
+
+/**
+ * ftrace_sites_reclaim - free the state chunks that hold only idle sites
+ *
+ * Called at the end of each update, so that sites nobody uses any more go
+ * back to costing their offset only.
+ *
+ * Context: ftrace_lock held; may sleep.
+ */
+void ftrace_sites_reclaim(void)
+{
+	struct ftrace_site_group *g;
+
+	lockdep_assert_held(&ftrace_lock);
+	for_each_site_group(g)
+		if (g->nr_chunks)
+			ftrace_site_group_reclaim(g);
 }
 
 /* ---- filling a group ---------------------------------------------------- */
@@ -738,6 +830,19 @@ static int site_group_compact(struct ftrace_site_group *dst,
 		if (!to)
 			return -ENOMEM;
 		*to = *st;
+	}
+	if (!src->history)
+		return 0;
+	if (!site_history(dst))
+		return -ENOMEM;
+	for (i = 0; i < src->nr; i++) {
+		if (i >= lo && i < hi)
+			continue;
+		j = i < lo ? i : i - (hi - lo);
+		if (test_bit(2 * i, src->history))
+			__set_bit(2 * j, dst->history);
+		if (test_bit(2 * i + 1, src->history))
+			__set_bit(2 * j + 1, dst->history);
 	}
 	return 0;
 }
