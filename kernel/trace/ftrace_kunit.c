@@ -1643,10 +1643,10 @@ static void site_encoding_module_any_order(struct kunit *test)
 		FK_MOD_BASE + 0x40, 0,
 	};
 	unsigned long want[] = {
-		ftrace_call_adjust(FK_MOD_BASE),
-		ftrace_call_adjust(FK_MOD_BASE + 0x10),
-		ftrace_call_adjust(FK_MOD_BASE + 0x40),
-		ftrace_call_adjust(FK_MOD_BASE + 0x7ffffff0),
+		FK_MOD_BASE,
+		FK_MOD_BASE + 0x10,
+		FK_MOD_BASE + 0x40,
+		FK_MOD_BASE + 0x7ffffff0,
 	};
 	struct ftrace_site_group *g;
 	int err;
@@ -1696,10 +1696,7 @@ static void site_encoding_vmlinux_text_edges(struct kunit *test)
 	const unsigned long addrs[] = {
 		last, (unsigned long)&fk_fake_mod, init, 0, first,
 	};
-	unsigned long want[] = {
-		ftrace_call_adjust(first), ftrace_call_adjust(last),
-		ftrace_call_adjust(init),
-	};
+	unsigned long want[] = { first, last, init };
 	struct ftrace_site_group *g;
 	int err;
 
@@ -1733,7 +1730,7 @@ static void site_flags_and_state_on_demand(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ftrace_site_disabled(g, at - 1));
 	KUNIT_EXPECT_FALSE(test, ftrace_site_disabled(g, at + 1));
 	KUNIT_EXPECT_EQ(test, ftrace_site_ip(g, at),
-			ftrace_call_adjust(addrs[nr - 1 - at]));
+			addrs[nr - 1 - at]);
 	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, at),
 			(unsigned long)FTRACE_FL_DISABLED);
 	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, at - 1), 0UL);

@@ -364,15 +364,19 @@ static int site_off_cmp(const void *a, const void *b)
 	return oa < ob ? -1 : 1;
 }
 
-/* The call site a listed address stands for; 0 if it is to be left out. */
+/*
+ * The call site a listed address stands for; 0 if it is to be left out.
+ * ftrace_call_adjust() may read the text (arm64), so only real lists go
+ * through it.
+ */
 static unsigned long site_listed_ip(const struct ftrace_site_group *g,
-				    unsigned long addr)
+				    unsigned long addr, bool adjust)
 {
 	if (!addr)
 		return 0;
 	if (!g->mod && !is_kernel_text(addr) && !is_kernel_inittext(addr))
 		return 0;
-	return ftrace_call_adjust(addr);
+	return adjust ? ftrace_call_adjust(addr) : addr;
 }
 
 /*
@@ -380,11 +384,13 @@ static unsigned long site_listed_ip(const struct ftrace_site_group *g,
  * lowest of them, dropping the zero padding the linker may leave between
  * objects and, for vmlinux, entries outside kernel text (overridden weak
  * functions that relocation moved away from zero).  The result is sorted
- * by ip.  Returns 0, or -ERANGE if the sites span 2 GiB or more (no image
- * we load does).
+ * by ip.  @adjust: the addresses are the compiler's, to be moved onto the
+ * call instruction by ftrace_call_adjust().  Returns 0, or -ERANGE if the
+ * sites span 2 GiB or more (no image we load does).
  */
 static int site_group_fill(struct ftrace_site_group *g,
-			   const unsigned long *start, const unsigned long *end)
+			   const unsigned long *start, const unsigned long *end,
+			   bool adjust)
 {
 	unsigned long ip, lo = ULONG_MAX, hi = 0;
 	bool sorted = true;
@@ -392,7 +398,7 @@ static int site_group_fill(struct ftrace_site_group *g,
 	const unsigned long *p;
 
 	for (p = start; p < end; p++) {
-		ip = site_listed_ip(g, *p);
+		ip = site_listed_ip(g, *p, adjust);
 		if (!ip)
 			continue;
 		lo = min(lo, ip);
@@ -406,7 +412,7 @@ static int site_group_fill(struct ftrace_site_group *g,
 	g->base = lo;
 
 	for (p = start; p < end; p++) {
-		ip = site_listed_ip(g, *p);
+		ip = site_listed_ip(g, *p, adjust);
 		if (!ip)
 			continue;
 		g->offs[n] = ip - lo;
@@ -498,7 +504,7 @@ static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 			(unsigned long)(end - start));
 		return -ENOMEM;
 	}
-	err = site_group_fill(g, start, end);
+	err = site_group_fill(g, start, end, true);
 	if (err) {
 		pr_warn("ftrace: vmlinux call sites span 2 GiB or more\n");
 		site_group_free(g);
@@ -647,7 +653,7 @@ void ftrace_module_init(struct module *mod)
 			mod->name);
 		return;
 	}
-	if (site_group_fill(g, sites, sites + mod->num_ftrace_callsites)) {
+	if (site_group_fill(g, sites, sites + mod->num_ftrace_callsites, true)) {
 		pr_warn("ftrace: call sites of module '%s' span 2 GiB or more\n",
 			mod->name);
 		site_group_free(g);
@@ -1035,8 +1041,13 @@ struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
 {
 	struct ftrace_site_group *g = READ_ONCE(site_group_hint);
 	unsigned int i = READ_ONCE(site_index_hint);
+	struct ftrace_site_state *st;
 
 	if (g && i < READ_ONCE(g->nr)) {
+		/* the same record again: the patcher asks several questions */
+		st = ftrace_site_state(g, i);
+		if (st && &st->rec == rec)
+			goto out;
 		i = site_state_index(g, i, rec);
 		if (i < READ_ONCE(g->nr))
 			goto found;
@@ -1047,6 +1058,7 @@ struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
 found:
 	WRITE_ONCE(site_group_hint, g);
 	WRITE_ONCE(site_index_hint, i);
+out:
 	if (idx)
 		*idx = i;
 	return g;
@@ -1466,7 +1478,8 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
  * ftrace_site_group_build - a group of call sites for the KUnit suite
  * @mod: the module the addresses stand for, or NULL for vmlinux (which
  *	 leaves out addresses outside kernel text)
- * @addrs: the listed addresses, in any order, zeros ignored
+ * @addrs: call-site addresses (not passed through ftrace_call_adjust(),
+ *	   so made-up ones do), in any order, zeros ignored
  * @nr: number of addresses
  * @err: receives 0, -ENOMEM or -ERANGE
  *
@@ -1485,7 +1498,7 @@ struct ftrace_site_group *ftrace_site_group_build(struct module *mod,
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = site_group_fill(g, addrs, addrs + nr);
+	*err = site_group_fill(g, addrs, addrs + nr, false);
 	if (*err) {
 		site_group_free(g);
 		return NULL;
