@@ -241,7 +241,7 @@ void ftrace_site_set_disabled(struct ftrace_site_group *g, unsigned int i,
 bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr);
 /* Group and index of the record with exactly this ip, or NULL.  ftrace_lock or RCU. */
 struct ftrace_site_group *ftrace_site_find(unsigned long ip, unsigned int *idx);
-/* Group and index of @rec (by its ip); cached for sequential walks. */
+/* Group and index of @rec (by its ip); cached for sequential walks.  ftrace_lock. */
 struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
 					       unsigned int *idx);
 /*

@@ -306,6 +306,8 @@ static bool site_chunk_idle(struct ftrace_site_group *g, unsigned int c)
  *
  * Their FTRACE_FL_TOUCHED and FTRACE_FL_MODIFIED flags move to the
  * group's history bitmap; a chunk stays if that cannot be allocated.
+ * Freed at once: everything that looks at states, ftrace_site_group_of()
+ * included, holds ftrace_lock.
  *
  * Context: ftrace_lock held (or @g not published), no update running.
  */
@@ -330,8 +332,8 @@ void ftrace_site_group_reclaim(struct ftrace_site_group *g)
 		WRITE_ONCE(g->chunks[c], NULL);
 		g->nr_chunks--;
 		site_bytes_add(-(long)sizeof(*chunk));
-		/* a lockless ftrace_site_group_of() may still look at it */
-		kvfree_rcu_mightsleep(chunk);
+		/* states are only looked at under ftrace_lock */
+		kfree(chunk);
 	}
 }
 
@@ -1033,7 +1035,8 @@ static unsigned int site_state_index(const struct ftrace_site_group *g,
  * after it is placed from its address alone.  Anything else is looked up
  * by ip.
  *
- * Context: ftrace_lock held, or inside an RCU read-side section.
+ * Context: ftrace_lock held (the arch patchers and ftrace_bug() run under
+ * it).
  * Return: the group, or NULL if no linked group has a site at rec->ip.
  */
 struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
