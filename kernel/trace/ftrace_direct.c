@@ -335,9 +335,11 @@ static int direct_ask_owner(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 /* Does an ip-modifier hold the site at @ip?  Caller holds ftrace_lock. */
 static bool direct_site_has_ipmodify(unsigned long ip)
 {
-	struct dyn_ftrace *rec = ftrace_site_lookup(ip);
+	struct ftrace_site_group *g;
+	unsigned int i;
 
-	return rec && (rec->flags & FTRACE_FL_IPMODIFY);
+	g = ftrace_site_find(ip, &i);
+	return g && (ftrace_site_flags(g, i) & FTRACE_FL_IPMODIFY);
 }
 
 static bool direct_hash_has_ipmodify(struct ftrace_hash *hash)

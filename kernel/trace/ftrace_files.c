@@ -59,7 +59,8 @@ struct site_cursor {
 
 static bool site_is_live(struct ftrace_site_group *g, unsigned int i)
 {
-	return g->cur_addr[i] || (g->recs[i].flags & FTRACE_FL_ENABLED);
+	return ftrace_site_cur_addr(g, i) ||
+	       (ftrace_site_flags(g, i) & FTRACE_FL_ENABLED);
 }
 
 static bool site_in_view(struct site_cursor *cur, struct ftrace_site_group *g,
@@ -69,7 +70,7 @@ static bool site_in_view(struct site_cursor *cur, struct ftrace_site_group *g,
 	case SITE_VIEW_ENABLED:
 		return site_is_live(g, i);
 	case SITE_VIEW_TOUCHED:
-		return (g->recs[i].flags & FTRACE_FL_TOUCHED) ||
+		return (ftrace_site_flags(g, i) & FTRACE_FL_TOUCHED) ||
 			site_is_live(g, i);
 	default:
 		/* Like upstream, unusable records are listed too (by address). */
@@ -97,8 +98,16 @@ static struct ftrace_site_group *site_next_group(struct ftrace_site_group *g)
 static bool site_settle(struct site_cursor *cur, struct ftrace_site_group *g,
 			unsigned int i)
 {
+	bool all = cur->view != SITE_VIEW_ENABLED &&
+		   cur->view != SITE_VIEW_TOUCHED;
+
 	for (; g; g = site_next_group(g), i = 0) {
 		for (; i < g->nr; i++) {
+			/* a site without a state was never enabled or touched */
+			if (!all && !g->history && !ftrace_site_state(g, i)) {
+				i |= FTRACE_SITE_CHUNK - 1;
+				continue;
+			}
 			if (!site_in_view(cur, g, i))
 				continue;
 			cur->grp = g;
@@ -118,28 +127,8 @@ static bool site_advance(struct site_cursor *cur)
 /* Find the group and index of the record at @ip. */
 static bool site_find_ip(struct site_cursor *cur, unsigned long ip)
 {
-	struct ftrace_site_group *g;
-
-	for_each_site_group(g) {
-		unsigned int lo = 0, hi = g->nr;
-
-		if (!g->nr || ip < g->recs[0].ip || ip > g->recs[g->nr - 1].ip)
-			continue;
-		while (lo < hi) {
-			unsigned int mid = lo + (hi - lo) / 2;
-
-			if (g->recs[mid].ip < ip)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < g->nr && g->recs[lo].ip == ip) {
-			cur->grp = g;
-			cur->idx = lo;
-			return true;
-		}
-	}
-	return false;
+	cur->grp = ftrace_site_find(ip, &cur->idx);
+	return cur->grp;
 }
 
 /* Walk from the first record to the @pos-th listed one. */
@@ -178,7 +167,7 @@ static void *site_remember(struct site_cursor *cur, loff_t pos)
 {
 	cur->placed = true;
 	cur->pos = pos;
-	cur->ip = cur->grp->recs[cur->idx].ip;
+	cur->ip = ftrace_site_ip(cur->grp, cur->idx);
 	return cur;
 }
 
@@ -288,9 +277,14 @@ static struct ftrace_ops *site_tramp_ops(struct ftrace_site_set *set,
 static void site_print_state(struct seq_file *m, struct ftrace_site_group *g,
 			     unsigned int i)
 {
-	struct dyn_ftrace *rec = &g->recs[i];
-	struct ftrace_site_set *set = g->set[i];
-	unsigned long target = g->cur_addr[i];
+	struct ftrace_site_state *st = ftrace_site_state(g, i);
+	struct dyn_ftrace plain = {
+		.ip = ftrace_site_ip(g, i),
+		.flags = ftrace_site_flags(g, i),
+	};
+	struct dyn_ftrace *rec = st ? &st->rec : &plain;
+	struct ftrace_site_set *set = st ? st->set : NULL;
+	unsigned long target = st ? st->cur_addr : 0;
 	unsigned int sflags = set ? set->flags : 0;
 	long users = set ? set->nr : ftrace_rec_count(rec);
 	bool regs, ipmod, direct, modified;
@@ -332,11 +326,11 @@ static int site_show(struct seq_file *m, void *v)
 	bool detailed;
 
 	if (cur->view == SITE_VIEW_ADDRS)
-		seq_printf(m, "%lx ", g->recs[i].ip);
+		seq_printf(m, "%lx ", ftrace_site_ip(g, i));
 
 	detailed = cur->view == SITE_VIEW_ENABLED ||
 		   cur->view == SITE_VIEW_TOUCHED;
-	if (site_print_name(m, g->recs[i].ip) == 0 && detailed)
+	if (site_print_name(m, ftrace_site_ip(g, i)) == 0 && detailed)
 		site_print_state(m, g, i);
 
 	seq_putc(m, '\n');

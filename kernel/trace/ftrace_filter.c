@@ -181,8 +181,8 @@ static void ftrace_match_all_fresh(struct ftrace_match *m,
 	unsigned int i, n = 0;
 
 	for (i = 0; i < g->nr && !m->err; i++) {
-		if (!ftrace_site_disabled(&g->recs[i]))
-			ips[n++] = g->recs[i].ip;
+		if (!ftrace_site_disabled(g, i))
+			ips[n++] = ftrace_site_ip(g, i);
 		if (n == FTRACE_HASH_BULK || (n && i + 1 == g->nr)) {
 			m->err = ftrace_hash_add_unique(m->hash, ips, n);
 			m->found += n;
@@ -196,7 +196,6 @@ static void ftrace_match_all_fresh(struct ftrace_match *m,
 static void ftrace_match_all_of(struct ftrace_match *m,
 				struct ftrace_site_group *g)
 {
-	struct dyn_ftrace *rec;
 	unsigned int i;
 
 	/* Size the table once, so that each add below is a short lookup. */
@@ -209,10 +208,9 @@ static void ftrace_match_all_of(struct ftrace_match *m,
 		return;
 	}
 	for (i = 0; i < g->nr && !m->err; i++) {
-		rec = &g->recs[i];
 		ftrace_match_breathe(i + 1);
-		if (!ftrace_site_disabled(rec))
-			ftrace_match_take(m, rec->ip);
+		if (!ftrace_site_disabled(g, i))
+			ftrace_match_take(m, ftrace_site_ip(g, i));
 	}
 }
 
@@ -221,19 +219,19 @@ static void ftrace_match_names_of(struct ftrace_match *m,
 				  struct ftrace_site_group *g)
 {
 	char name[KSYM_NAME_LEN];
-	struct dyn_ftrace *rec;
 	const char *modname;
+	unsigned long ip;
 	unsigned int i;
 
 	for (i = 0; i < g->nr && !m->err; i++) {
-		rec = &g->recs[i];
 		ftrace_match_breathe(i + 1);
-		if (ftrace_site_disabled(rec))
+		if (ftrace_site_disabled(g, i))
 			continue;
-		if (ftrace_site_name(rec, name, &modname))
+		ip = ftrace_site_ip(g, i);
+		if (ftrace_site_name(ip, name, &modname))
 			continue;
 		if (ftrace_glob_match(&m->func, name))
-			ftrace_match_take(m, rec->ip);
+			ftrace_match_take(m, ip);
 	}
 }
 
@@ -266,17 +264,19 @@ static bool ftrace_sym_walk_offset_ok(struct ftrace_sym_walk *w,
 static void ftrace_sym_walk_settle(struct ftrace_sym_walk *w,
 				   unsigned long limit)
 {
-	struct dyn_ftrace *rec;
+	unsigned long ip;
+	unsigned int i;
 
 	while (w->next < w->g->nr && !w->m->err) {
-		rec = &w->g->recs[w->next];
-		if (rec->ip >= limit)
+		i = w->next;
+		ip = ftrace_site_ip(w->g, i);
+		if (ip >= limit)
 			break;
 		w->next++;
-		if (!w->have_sym || !w->sym_match || ftrace_site_disabled(rec))
+		if (!w->have_sym || !w->sym_match || ftrace_site_disabled(w->g, i))
 			continue;
-		if (ftrace_sym_walk_offset_ok(w, rec->ip))
-			ftrace_match_take(w->m, rec->ip);
+		if (ftrace_sym_walk_offset_ok(w, ip))
+			ftrace_match_take(w->m, ip);
 	}
 }
 
@@ -314,18 +314,19 @@ static int ftrace_match_exact_one(void *data, unsigned long addr)
 {
 	struct ftrace_match *m = data;
 	char name[KSYM_NAME_LEN];
-	struct dyn_ftrace *rec;
+	struct ftrace_site_group *g;
 	const char *modname;
 	unsigned long ip;
+	unsigned int i;
 
 	ip = ftrace_location(addr);
 	if (!ip)
 		return 0;
-	rec = ftrace_site_lookup(ip);
-	if (!rec || ftrace_site_disabled(rec))
+	g = ftrace_site_find(ip, &i);
+	if (!g || ftrace_site_disabled(g, i))
 		return 0;
 	/* The record must resolve back to this very name (no aliases). */
-	if (ftrace_site_name(rec, name, &modname) || modname ||
+	if (ftrace_site_name(ip, name, &modname) || modname ||
 	    !ftrace_glob_match(&m->func, name))
 		return 0;
 	ftrace_match_take(m, ip);
@@ -388,7 +389,7 @@ static void ftrace_match_by_index(struct ftrace_match *m)
 	index--;
 	for_each_site_group(g) {
 		if (index < g->nr) {
-			ftrace_match_take(m, g->recs[index].ip);
+			ftrace_match_take(m, ftrace_site_ip(g, index));
 			return;
 		}
 		index -= g->nr;

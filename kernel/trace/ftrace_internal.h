@@ -103,23 +103,54 @@ bool ftrace_pids_enabled(struct ftrace_ops *ops);
 
 /*
  * A group holds the call sites of vmlinux or of one module, sorted by ip.
- * recs[] never moves while the group is linked; a group whose records must
- * shrink (init text freed) is replaced by a copy.  cur_addr[i] is what
- * recs[i] calls now (0: the 5-byte NOP); set[i] is the ops set of the
- * current site generation that wants recs[i] (NULL: none).
+ *
+ * Most sites are never traced, so a site costs one u32 here: its distance
+ * from @base (the group's lowest site) in the low 31 bits, and
+ * FTRACE_SITE_OFF_DISABLED in the top bit.  Everything else a site needs
+ * once it is used (its struct dyn_ftrace with the FTRACE_FL_* state, what
+ * it calls now, its ops set) lives in a struct ftrace_site_state, allocated
+ * FTRACE_SITE_CHUNK sites at a time the first time one of them is wanted
+ * by an ops, and freed again after an update that leaves all of them idle
+ * (a NOP no ops wants).  What must outlive that, whether a site was ever
+ * hooked (FTRACE_FL_TOUCHED) or ever modified by an ip-modifier or direct
+ * call (FTRACE_FL_MODIFIED), goes into @history, two bits a site,
+ * allocated on the first need.  A site without state is a NOP no ops
+ * wants.
+ *
+ * offs[] never moves while the group is linked; a group whose records must
+ * shrink (init text freed) is replaced by a copy.
  */
+#define FTRACE_SITE_OFF_DISABLED	BIT(31)
+#define FTRACE_SITE_OFF_MASK		(FTRACE_SITE_OFF_DISABLED - 1)
+#define FTRACE_SITE_CHUNK_SHIFT		6
+#define FTRACE_SITE_CHUNK		BIT(FTRACE_SITE_CHUNK_SHIFT)
+
+struct ftrace_site_state {
+	struct dyn_ftrace		rec;	/* stable while the group lives */
+	unsigned long			cur_addr;	/* 0: the NOP */
+	struct ftrace_site_set		*set;	/* current generation's; or NULL */
+};
+
+struct ftrace_site_chunk {
+	struct ftrace_site_state	st[FTRACE_SITE_CHUNK];
+};
+
 struct ftrace_site_group {
 	struct ftrace_site_group __rcu	*next;
 	struct module			*mod;	/* NULL: vmlinux */
 	unsigned int			nr;
-	unsigned int			pages;	/* accounting for dyn_ftrace_total_info */
-	struct dyn_ftrace		*recs;
-	unsigned long			*cur_addr;
-	struct ftrace_site_set		**set;
+	unsigned int			nr_chunks;	/* allocated */
+	unsigned long			base;	/* ip of offset 0 */
+	size_t				bytes;	/* this allocation */
+	u32				*offs;
+	struct ftrace_site_chunk	**chunks;	/* one per CHUNK sites */
+	unsigned long			*history;	/* 2 bits a site, or NULL */
 	struct rcu_head			rcu;
 };
 
 extern struct ftrace_site_group __rcu *ftrace_site_groups;
+/* Bytes of every group and state chunk (dyn_ftrace_total_info, boot log). */
+extern unsigned long ftrace_site_bytes;
 
 #define for_each_site_group(g)						\
 	for (g = rcu_dereference_check(ftrace_site_groups,		\
@@ -127,23 +158,105 @@ extern struct ftrace_site_group __rcu *ftrace_site_groups;
 	     g; g = rcu_dereference_check(g->next,			\
 					  lockdep_is_held(&ftrace_lock)))
 
+static inline unsigned long ftrace_site_ip(const struct ftrace_site_group *g,
+					   unsigned int i)
+{
+	return g->base + (READ_ONCE(g->offs[i]) & FTRACE_SITE_OFF_MASK);
+}
+
+/* A record that must never be used (disabled module, weak leftover). */
+static inline bool ftrace_site_disabled(const struct ftrace_site_group *g,
+					unsigned int i)
+{
+	return READ_ONCE(g->offs[i]) & FTRACE_SITE_OFF_DISABLED;
+}
+
+/* The state of site @i, or NULL if it has none.  ftrace_lock held. */
+static inline struct ftrace_site_state *
+ftrace_site_state(const struct ftrace_site_group *g, unsigned int i)
+{
+	struct ftrace_site_chunk *c;
+
+	/* pairs with ftrace_site_state_get(): a chunk is seen filled in */
+	c = smp_load_acquire(&g->chunks[i >> FTRACE_SITE_CHUNK_SHIFT]);
+
+	return c ? &c->st[i & (FTRACE_SITE_CHUNK - 1)] : NULL;
+}
+
+/* The state of site @i, allocated if needed; NULL on -ENOMEM.  ftrace_lock. */
+struct ftrace_site_state *ftrace_site_state_get(struct ftrace_site_group *g,
+						unsigned int i);
+
+static inline unsigned long ftrace_site_cur_addr(const struct ftrace_site_group *g,
+						 unsigned int i)
+{
+	struct ftrace_site_state *st = ftrace_site_state(g, i);
+
+	return st ? st->cur_addr : 0;
+}
+
+static inline struct ftrace_site_set *
+ftrace_site_set_of(const struct ftrace_site_group *g, unsigned int i)
+{
+	struct ftrace_site_state *st = ftrace_site_state(g, i);
+
+	return st ? st->set : NULL;
+}
+
+/* FTRACE_FL_TOUCHED/MODIFIED kept for site @i while it has no state. */
+static inline unsigned long ftrace_site_history(const struct ftrace_site_group *g,
+						unsigned int i)
+{
+	unsigned long flags = 0;
+
+	if (!g->history)
+		return 0;
+	if (test_bit(2 * i, g->history))
+		flags |= FTRACE_FL_TOUCHED;
+	if (test_bit(2 * i + 1, g->history))
+		flags |= FTRACE_FL_MODIFIED;
+	return flags;
+}
+
+static inline unsigned long ftrace_site_flags(const struct ftrace_site_group *g,
+					      unsigned int i)
+{
+	struct ftrace_site_state *st = ftrace_site_state(g, i);
+
+	if (st)
+		return st->rec.flags;
+	return (ftrace_site_disabled(g, i) ? FTRACE_FL_DISABLED : 0) |
+	       ftrace_site_history(g, i);
+}
+
+/* Free the state chunks whose sites are all idle.  ftrace_lock held. */
+void ftrace_sites_reclaim(void);
+void ftrace_site_group_reclaim(struct ftrace_site_group *g);
+
+/* Set or clear FTRACE_SITE_OFF_DISABLED (and the state's flag).  ftrace_lock. */
+void ftrace_site_set_disabled(struct ftrace_site_group *g, unsigned int i,
+			      bool disabled);
+
 /* ftrace_location() of each of @nr ascending addresses, in place. */
 bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr);
-/* Record with exactly this ip, or NULL.  ftrace_lock or RCU. */
-struct dyn_ftrace *ftrace_site_lookup(unsigned long ip);
-/* Group and index of @rec; cached for sequential walks. */
-struct ftrace_site_group *ftrace_site_group_of(struct dyn_ftrace *rec,
+/* Group and index of the record with exactly this ip, or NULL.  ftrace_lock or RCU. */
+struct ftrace_site_group *ftrace_site_find(unsigned long ip, unsigned int *idx);
+/* Group and index of @rec (by its ip); cached for sequential walks.  ftrace_lock. */
+struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
 					       unsigned int *idx);
 /*
- * Symbol of a record: fills @name (KSYM_NAME_LEN) and *@modname (NULL for
- * vmlinux).  Returns 0 or -ENOENT.
+ * Symbol of the site at @ip: fills @name (KSYM_NAME_LEN) and *@modname
+ * (NULL for vmlinux).  Returns 0 or -ENOENT.
  */
-int ftrace_site_name(struct dyn_ftrace *rec, char *name, const char **modname);
-/* A record that must never be used (disabled module, weak leftover). */
-static inline bool ftrace_site_disabled(struct dyn_ftrace *rec)
-{
-	return rec->flags & FTRACE_FL_DISABLED;
-}
+int ftrace_site_name(unsigned long ip, char *name, const char **modname);
+
+#if IS_BUILTIN(CONFIG_FTRACE_CORE_KUNIT_TEST)
+/* For the KUnit suite: a group of @addrs, unpublished and not NOPed. */
+struct ftrace_site_group *ftrace_site_group_build(struct module *mod,
+						  const unsigned long *addrs,
+						  unsigned int nr, int *err);
+void ftrace_site_group_free(struct ftrace_site_group *g);
+#endif
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 

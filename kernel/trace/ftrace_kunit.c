@@ -35,7 +35,9 @@
  * the dispatcher and the assist wrapper).
  *
  * Private interface used: ftrace_enabled, ftrace_enabled_set() and
- * ftrace_core_dead() from ftrace_internal.h.
+ * ftrace_core_dead() from ftrace_internal.h; the call-site cases also
+ * build groups of made-up addresses (ftrace_site_group_build()) and look
+ * at the live records' encoding and states under ftrace_lock.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -45,6 +47,7 @@
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
@@ -1779,8 +1782,269 @@ static void unregister_unknown_ops_fails(struct kunit *test)
 	fk_expect_hits(test, p, BIT(FK_A), 1);
 }
 
+/* ---- call-site records: encoding and per-site state --------------------- */
+
+/* A module pointer for groups built from made-up addresses; never read. */
+static struct module fk_fake_mod;
+
+/* Made-up module text address, 4 GiB below the top: only used as a number. */
+#define FK_MOD_BASE	0xffffffff00000000UL
+
+static void fk_expect_sites(struct kunit *test, struct ftrace_site_group *g,
+			    const unsigned long *want, unsigned int nr)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, g->nr, nr);
+	for (i = 0; i < nr; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_site_ip(g, i), want[i],
+				    "site %u", i);
+		KUNIT_EXPECT_FALSE(test, ftrace_site_disabled(g, i));
+		KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, i), NULL);
+	}
+}
+
+static void site_encoding_module_any_order(struct kunit *test)
+{
+	const unsigned long addrs[] = {
+		FK_MOD_BASE + 0x7ffffff0, 0, FK_MOD_BASE + 0x10, FK_MOD_BASE,
+		FK_MOD_BASE + 0x40, 0,
+	};
+	unsigned long want[] = {
+		FK_MOD_BASE,
+		FK_MOD_BASE + 0x10,
+		FK_MOD_BASE + 0x40,
+		FK_MOD_BASE + 0x7ffffff0,
+	};
+	struct ftrace_site_group *g;
+	int err;
+
+	g = ftrace_site_group_build(&fk_fake_mod, addrs, ARRAY_SIZE(addrs), &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	fk_expect_sites(test, g, want, ARRAY_SIZE(want));
+	/* Offsets count from the lowest site; an untraced site is 4 bytes. */
+	KUNIT_EXPECT_EQ(test, g->base, want[0]);
+	KUNIT_EXPECT_EQ(test, sizeof(g->offs[0]), 4);
+	ftrace_site_group_free(g);
+}
+
+static void site_encoding_span_limit(struct kunit *test)
+{
+	const unsigned long widest[] = { FK_MOD_BASE + FTRACE_SITE_OFF_MASK,
+					 FK_MOD_BASE };
+	const unsigned long too_wide[] = { FK_MOD_BASE,
+					   FK_MOD_BASE + FTRACE_SITE_OFF_MASK + 1 };
+	const unsigned long none[] = { 0, 0 };
+	struct ftrace_site_group *g;
+	int err;
+
+	g = ftrace_site_group_build(&fk_fake_mod, widest, 2, &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, ftrace_site_ip(g, 1) - ftrace_site_ip(g, 0),
+			(unsigned long)FTRACE_SITE_OFF_MASK);
+	ftrace_site_group_free(g);
+
+	g = ftrace_site_group_build(&fk_fake_mod, too_wide, 2, &err);
+	KUNIT_EXPECT_EQ(test, err, -ERANGE);
+	KUNIT_EXPECT_PTR_EQ(test, g, NULL);
+
+	g = ftrace_site_group_build(&fk_fake_mod, none, 2, &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, g->nr, 0);
+	ftrace_site_group_free(g);
+}
+
+static void site_encoding_vmlinux_text_edges(struct kunit *test)
+{
+	unsigned long first = (unsigned long)_stext;
+	unsigned long last = (unsigned long)_etext - 1;
+	unsigned long init = (unsigned long)_sinittext;
+	/* Not text: left out, as the linker's stray entries are. */
+	const unsigned long addrs[] = {
+		last, (unsigned long)&fk_fake_mod, init, 0, first,
+	};
+	unsigned long want[] = { first, last, init };
+	struct ftrace_site_group *g;
+	int err;
+
+	/* Init text follows the kernel's text on both architectures here. */
+	KUNIT_ASSERT_LT(test, last, init);
+	g = ftrace_site_group_build(NULL, addrs, ARRAY_SIZE(addrs), &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	fk_expect_sites(test, g, want, ARRAY_SIZE(want));
+	ftrace_site_group_free(g);
+}
+
+static void site_flags_and_state_on_demand(struct kunit *test)
+{
+	unsigned int nr = 2 * FTRACE_SITE_CHUNK + 3, i;
+	const unsigned int at = FTRACE_SITE_CHUNK + 1;
+	struct ftrace_site_state *st;
+	struct ftrace_site_group *g;
+	unsigned long *addrs;
+	int err;
+
+	addrs = kunit_kcalloc(test, nr, sizeof(*addrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addrs);
+	for (i = 0; i < nr; i++)	/* descending: the group sorts them */
+		addrs[i] = FK_MOD_BASE + 0x100000 - 16 * i;
+	g = ftrace_site_group_build(&fk_fake_mod, addrs, nr, &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	/* The disabled mark lives in the offset's spare bit, ip unchanged. */
+	ftrace_site_set_disabled(g, at, true);
+	KUNIT_EXPECT_TRUE(test, ftrace_site_disabled(g, at));
+	KUNIT_EXPECT_FALSE(test, ftrace_site_disabled(g, at - 1));
+	KUNIT_EXPECT_FALSE(test, ftrace_site_disabled(g, at + 1));
+	KUNIT_EXPECT_EQ(test, ftrace_site_ip(g, at),
+			addrs[nr - 1 - at]);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, at),
+			(unsigned long)FTRACE_FL_DISABLED);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, at - 1), 0UL);
+
+	/* A state is made for its chunk only, and starts as an idle NOP. */
+	KUNIT_EXPECT_EQ(test, g->nr_chunks, 0U);
+	st = ftrace_site_state_get(g, at);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_EQ(test, g->nr_chunks, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, at), st);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, 0), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, nr - 1), NULL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_site_state(g, FTRACE_SITE_CHUNK));
+	KUNIT_EXPECT_EQ(test, st->rec.ip, ftrace_site_ip(g, at));
+	KUNIT_EXPECT_EQ(test, st->rec.flags, (unsigned long)FTRACE_FL_DISABLED);
+	KUNIT_EXPECT_EQ(test, st->cur_addr, 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, st->set, NULL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_state(g, at + 1)->rec.flags, 0UL);
+
+	/* Clearing the mark clears it in the state's record too. */
+	st->rec.flags |= FTRACE_FL_TOUCHED;
+	ftrace_site_set_disabled(g, at, false);
+	KUNIT_EXPECT_FALSE(test, ftrace_site_disabled(g, at));
+	KUNIT_EXPECT_EQ(test, st->rec.flags, (unsigned long)FTRACE_FL_TOUCHED);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, at),
+			(unsigned long)FTRACE_FL_TOUCHED);
+	ftrace_site_group_free(g);
+}
+
+/* The live records: a hooked site gets a state; an idle one costs 8 bytes. */
+static void site_state_follows_hooking(struct kunit *test)
+{
+	struct fk_probe *p = fk_probe_new(test, fk_count_cb, 0);
+	struct ftrace_site_group *g, *vmlinux = NULL;
+	struct ftrace_site_state *st;
+	unsigned int i;
+
+	mutex_lock(&ftrace_lock);
+	for_each_site_group(g)
+		if (!g->mod)
+			vmlinux = g;
+	KUNIT_ASSERT_NOT_NULL_MSG(test, vmlinux, "no vmlinux group");
+	/* Header, chunk pointers and offsets, over every vmlinux site. */
+	KUNIT_EXPECT_LE(test, vmlinux->bytes, 8UL * vmlinux->nr);
+	g = ftrace_site_find(fk_site[FK_A], &i);
+	KUNIT_ASSERT_PTR_EQ(test, g, vmlinux);
+	KUNIT_EXPECT_EQ(test, ftrace_site_ip(g, i), fk_site[FK_A]);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_find(fk_site[FK_A] + 1, &i), NULL);
+	mutex_unlock(&ftrace_lock);
+
+	fk_filter_ip(test, p, FK_A, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+	mutex_lock(&ftrace_lock);
+	g = ftrace_site_find(fk_site[FK_A], &i);
+	st = ftrace_site_state(g, i);
+	KUNIT_EXPECT_NOT_NULL(test, st);
+	if (st) {
+		KUNIT_EXPECT_EQ(test, st->rec.ip, fk_site[FK_A]);
+		KUNIT_EXPECT_NE(test, st->cur_addr, 0UL);
+		KUNIT_EXPECT_NOT_NULL(test, st->set);
+		KUNIT_EXPECT_TRUE(test, st->rec.flags & FTRACE_FL_ENABLED);
+		KUNIT_EXPECT_EQ(test, ftrace_rec_count(&st->rec), 1UL);
+		/* The arch patcher's view of the record agrees. */
+		KUNIT_EXPECT_EQ(test, ftrace_get_addr_curr(&st->rec), st->cur_addr);
+		KUNIT_EXPECT_EQ(test, ftrace_get_addr_new(&st->rec), st->cur_addr);
+	}
+	mutex_unlock(&ftrace_lock);
+	fk_call_all();
+	KUNIT_ASSERT_EQ(test, fk_unregister(p), 0);
+	fk_expect_hits(test, p, BIT(FK_A), 1);
+
+	/*
+	 * Idle again: the update freed the chunk (nothing else hooks the
+	 * neighbours of this suite's functions), and the site is still
+	 * known as touched.
+	 */
+	mutex_lock(&ftrace_lock);
+	g = ftrace_site_find(fk_site[FK_A], &i);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, i), NULL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_cur_addr(g, i), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, i) &
+			(FTRACE_FL_ENABLED | FTRACE_FL_TOUCHED),
+			(unsigned long)FTRACE_FL_TOUCHED);
+	mutex_unlock(&ftrace_lock);
+}
+
+static void site_idle_chunks_reclaimed(struct kunit *test)
+{
+	unsigned int nr = 3 * FTRACE_SITE_CHUNK, i;
+	const unsigned int touched = 5, busy = FTRACE_SITE_CHUNK + 7;
+	const unsigned int modified = 2 * FTRACE_SITE_CHUNK + 1;
+	struct ftrace_site_state *st;
+	struct ftrace_site_group *g;
+	unsigned long *addrs;
+	int err;
+
+	addrs = kunit_kcalloc(test, nr, sizeof(*addrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addrs);
+	for (i = 0; i < nr; i++)
+		addrs[i] = FK_MOD_BASE + 32 * i;
+	g = ftrace_site_group_build(&fk_fake_mod, addrs, nr, &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	st = ftrace_site_state_get(g, touched);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->rec.flags |= FTRACE_FL_TOUCHED;
+	st = ftrace_site_state_get(g, busy);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->cur_addr = FTRACE_ADDR;
+	st->rec.flags |= FTRACE_FL_TOUCHED | FTRACE_FL_ENABLED;
+	st = ftrace_site_state_get(g, modified);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->rec.flags |= FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED;
+	KUNIT_EXPECT_EQ(test, g->nr_chunks, 3U);
+	KUNIT_EXPECT_PTR_EQ(test, g->history, NULL);
+
+	ftrace_site_group_reclaim(g);
+	/* Only the chunk with a site that calls something stays. */
+	KUNIT_EXPECT_EQ(test, g->nr_chunks, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, touched), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, modified), NULL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_site_state(g, busy));
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, touched),
+			(unsigned long)FTRACE_FL_TOUCHED);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, modified),
+			(unsigned long)(FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED));
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, touched + 1), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, busy),
+			(unsigned long)(FTRACE_FL_TOUCHED | FTRACE_FL_ENABLED));
+
+	/* A state made again starts from the kept history. */
+	st = ftrace_site_state_get(g, touched);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_EQ(test, st->rec.flags, (unsigned long)FTRACE_FL_TOUCHED);
+	KUNIT_EXPECT_EQ(test, st->rec.ip, ftrace_site_ip(g, touched));
+	ftrace_site_group_free(g);
+}
+
 static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(ops_counts_only_filtered_function),
+	KUNIT_CASE(site_encoding_module_any_order),
+	KUNIT_CASE(site_encoding_span_limit),
+	KUNIT_CASE(site_encoding_vmlinux_text_edges),
+	KUNIT_CASE(site_flags_and_state_on_demand),
+	KUNIT_CASE(site_state_follows_hooking),
+	KUNIT_CASE(site_idle_chunks_reclaimed),
 	KUNIT_CASE(callback_gets_site_caller_and_ops),
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 	KUNIT_CASE_PARAM(save_regs_gives_pt_regs, fk_regs_flags_gen_params),

@@ -11,13 +11,15 @@
  * callers' ftrace_call, and frees the previous generation.
  *
  * Invariants:
- *  - group->cur_addr[i] is what the call site of group->recs[i] executes now:
- *    0 for the NOP, else the call target.  Only ftrace_update_record()
- *    changes it, i.e. the arch patcher right after it queued the matching
- *    text change; ftrace_lock is held.
- *  - group->set[i] is the set of the current generation that wants recs[i],
- *    NULL when none (always NULL for FTRACE_FL_DISABLED records).  It is
- *    written when a generation is published and read under ftrace_lock only.
+ *  - A site's state (struct ftrace_site_state) has cur_addr, what the site
+ *    executes now: 0 for the NOP, else the call target.  Only
+ *    ftrace_update_record() changes it, i.e. the arch patcher right after it
+ *    queued the matching text change; ftrace_lock is held.  A site without
+ *    a state is the NOP.
+ *  - The state's set is the set of the current generation that wants the
+ *    site, NULL when none (always NULL for disabled sites).  It is written
+ *    when a generation is published and read under ftrace_lock only.  Every
+ *    site a generation gives a set has a state (made before publication).
  *  - The target of a record (site_target()) is a function of its set, of
  *    whether calls are enabled, of the ops' trampoline and of the direct
  *    address registered for its ip.  An update patches the records whose
@@ -245,7 +247,7 @@ union site_scratch {
 
 struct site_span {
 	struct ftrace_site_group	*group;
-	unsigned int			base;	/* scratch index of recs[0] */
+	unsigned int			base;	/* scratch index of site 0 */
 };
 
 struct site_build {
@@ -299,31 +301,25 @@ static int site_build_begin(struct site_build *b)
 	return 0;
 }
 
-static bool site_span_holds(const struct site_span *span,
-			    const struct dyn_ftrace *rec)
-{
-	return rec >= span->group->recs &&
-	       rec < span->group->recs + span->group->nr;
-}
-
 /*
- * Scratch index of @rec, a record of one of the spanned groups (found under
+ * Scratch index of site @i of @g, one of the spanned groups (found under
  * the same ftrace_lock section, so it is there).
  */
 static unsigned int site_build_index(struct site_build *b,
-				     const struct dyn_ftrace *rec)
+				     const struct ftrace_site_group *g,
+				     unsigned int i)
 {
 	unsigned int k = b->last_span;
 
-	if (k >= b->nr_spans || !site_span_holds(&b->spans[k], rec)) {
+	if (k >= b->nr_spans || b->spans[k].group != g) {
 		for (k = 0; k < b->nr_spans; k++)
-			if (site_span_holds(&b->spans[k], rec))
+			if (b->spans[k].group == g)
 				break;
 		if (WARN_ON_ONCE(k == b->nr_spans))
 			return UINT_MAX;
 		b->last_span = k;
 	}
-	return b->spans[k].base + (rec - b->spans[k].group->recs);
+	return b->spans[k].base + i;
 }
 
 static unsigned int site_ops_set_flags(const struct ftrace_ops *ops)
@@ -355,11 +351,11 @@ static bool site_set_flags_clash(unsigned int have, unsigned int add)
 
 /* A set with both an ip-modifier and a direct call, on a site not agreed. */
 static bool site_set_share_refused(const struct ftrace_site_set *set,
-				   const struct dyn_ftrace *rec)
+				   unsigned long ip)
 {
 	if ((set->flags & SITE_SET_SHARED) != SITE_SET_SHARED)
 		return false;
-	return !ftrace_direct_shares_ip(rec->ip);
+	return !ftrace_direct_shares_ip(ip);
 }
 
 /* The set @prev plus @ops (appended: list order is kept), newly made. */
@@ -391,9 +387,9 @@ static struct ftrace_site_set *site_set_extend(struct site_build *b,
 	return set;
 }
 
-/* Make @rec, at scratch index @i, wanted by @ops too. */
+/* Make the site at @ip, at scratch index @i, wanted by @ops too. */
 static int site_build_add(struct site_build *b, unsigned int i,
-			  const struct dyn_ftrace *rec, struct ftrace_ops *ops)
+			  unsigned long ip, struct ftrace_ops *ops)
 {
 	struct ftrace_site_set *prev = b->scratch[i].set;
 	struct ftrace_site_set *next;
@@ -421,7 +417,7 @@ static int site_build_add(struct site_build *b, unsigned int i,
 		}
 	}
 
-	if (site_set_share_refused(next, rec))
+	if (site_set_share_refused(next, ip))
 		return -EBUSY;
 
 	if (!prev)
@@ -488,13 +484,14 @@ static int site_build_scan(struct site_build *b, struct ftrace_ops *ops,
 		struct ftrace_site_group *g = b->spans[k].group;
 
 		for (i = 0; i < g->nr; i++) {
-			struct dyn_ftrace *rec = &g->recs[i];
+			unsigned long ip;
 
-			if (ftrace_site_disabled(rec))
+			if (ftrace_site_disabled(g, i))
 				continue;
-			if (test && !ftrace_ops_or_subops_want_ip(ops, rec->ip))
+			ip = ftrace_site_ip(g, i);
+			if (test && !ftrace_ops_or_subops_want_ip(ops, ip))
 				continue;
-			err = site_build_add(b, b->spans[k].base + i, rec, ops);
+			err = site_build_add(b, b->spans[k].base + i, ip, ops);
 			if (err)
 				return err;
 		}
@@ -512,20 +509,20 @@ static int site_build_hash(struct site_build *b, struct ftrace_ops *ops,
 
 	for_each_hash_entry(hash, bucket, entry) {
 		unsigned long ip = READ_ONCE(entry->ip);
-		struct dyn_ftrace *rec;
+		struct ftrace_site_group *g;
 
 		/* ip 0: an entry of freed text, kept so the hash stays non-empty */
 		if (!ip)
 			continue;
-		rec = ftrace_site_lookup(ip);
-		if (!rec || ftrace_site_disabled(rec))
+		g = ftrace_site_find(ip, &i);
+		if (!g || ftrace_site_disabled(g, i))
 			continue;
 		if (!ftrace_ops_or_subops_want_ip(ops, ip))
 			continue;
-		i = site_build_index(b, rec);
+		i = site_build_index(b, g, i);
 		if (i == UINT_MAX)
 			continue;
-		err = site_build_add(b, i, rec, ops);
+		err = site_build_add(b, i, ip, ops);
 		if (err)
 			return err;
 	}
@@ -593,7 +590,10 @@ static void site_table_insert(struct ftrace_site_gen *gen, unsigned long ip,
 	gen->used++;
 }
 
-/* Step 2: the ip -> set table, at most half full. */
+/*
+ * Step 2: the ip -> set table, at most half full, and a state for every
+ * site that gets a set.
+ */
 static int site_build_table(struct site_build *b)
 {
 	struct ftrace_site_gen *gen = b->gen;
@@ -615,8 +615,11 @@ static int site_build_table(struct site_build *b)
 		for (i = 0; i < g->nr; i++) {
 			struct ftrace_site_set *set = b->scratch[b->spans[k].base + i].set;
 
-			if (set)
-				site_table_insert(gen, g->recs[i].ip, set);
+			if (!set)
+				continue;
+			if (!ftrace_site_state_get(g, i))
+				return -ENOMEM;
+			site_table_insert(gen, ftrace_site_ip(g, i), set);
 		}
 	}
 	return 0;
@@ -661,16 +664,21 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 
 		for (i = 0; i < g->nr; i++) {
 			struct ftrace_site_set *set = b->scratch[b->spans[k].base + i].set;
-			struct dyn_ftrace *rec = &g->recs[i];
+			struct ftrace_site_state *st = ftrace_site_state(g, i);
+			struct dyn_ftrace *rec;
 			enum site_kind kind;
 			unsigned long addr;
 
-			g->set[i] = set;
+			/* No state and no set: a NOP nobody wants, as before. */
+			if (!st)
+				continue;
+			rec = &st->rec;
+			st->set = set;
 			site_rec_mark_wanted(rec, set);
-			if (ftrace_site_disabled(rec))
+			if (ftrace_site_disabled(g, i))
 				continue;
 			addr = site_target(rec->ip, set, enable, &kind);
-			if (addr == g->cur_addr[i] &&
+			if (addr == st->cur_addr &&
 			    !site_call_ops_stale(rec, set, addr))
 				site_rec_mark_code(rec, set, addr, kind);
 			else
@@ -684,9 +692,10 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 /* ---- record iteration for the arch patcher ----------------------------- */
 
 /*
- * Walks every record, or, while ftrace_sites_update() patches, only the
- * records whose target changed (any other record would be
- * FTRACE_UPDATE_IGNORE).  One iterator, used under ftrace_lock.
+ * Walks every record with a state, or, while ftrace_sites_update()
+ * patches, only the records whose target changed (any other record would
+ * be FTRACE_UPDATE_IGNORE, as is every site without a state: a NOP nobody
+ * wants).  One iterator, used under ftrace_lock.
  */
 struct ftrace_rec_iter {
 	struct ftrace_site_group	*group;	/* full walk */
@@ -698,15 +707,26 @@ static struct ftrace_rec_iter site_iter;
 static union site_scratch *site_patch_list;
 static unsigned int site_patch_nr;
 
-static struct ftrace_rec_iter *site_iter_group_from(struct ftrace_site_group *g)
+/* The first record with a state at or after site @i of @g. */
+static struct ftrace_rec_iter *site_iter_from(struct ftrace_site_group *g,
+					      unsigned int i)
 {
-	for (; g; g = rcu_dereference_check(g->next, lockdep_is_held(&ftrace_lock))) {
-		if (!g->nr)
-			continue;
-		site_iter.group = g;
-		site_iter.index = 0;
-		site_iter.rec = &g->recs[0];
-		return &site_iter;
+	struct ftrace_site_state *st;
+
+	for (; g; g = rcu_dereference_check(g->next, lockdep_is_held(&ftrace_lock)),
+	     i = 0) {
+		for (; i < g->nr; i++) {
+			st = ftrace_site_state(g, i);
+			if (!st) {
+				/* skip the rest of a chunk never made */
+				i |= FTRACE_SITE_CHUNK - 1;
+				continue;
+			}
+			site_iter.group = g;
+			site_iter.index = i;
+			site_iter.rec = &st->rec;
+			return &site_iter;
+		}
 	}
 	return NULL;
 }
@@ -726,8 +746,8 @@ struct ftrace_rec_iter *ftrace_rec_iter_start(void)
 		site_iter.rec = site_patch_list[0].rec;
 		return &site_iter;
 	}
-	return site_iter_group_from(rcu_dereference_check(ftrace_site_groups,
-							  lockdep_is_held(&ftrace_lock)));
+	return site_iter_from(rcu_dereference_check(ftrace_site_groups,
+						    lockdep_is_held(&ftrace_lock)), 0);
 }
 
 /**
@@ -744,12 +764,7 @@ struct ftrace_rec_iter *ftrace_rec_iter_next(struct ftrace_rec_iter *iter)
 		iter->rec = site_patch_list[iter->index].rec;
 		return iter;
 	}
-	if (++iter->index < iter->group->nr) {
-		iter->rec = &iter->group->recs[iter->index];
-		return iter;
-	}
-	return site_iter_group_from(rcu_dereference_check(iter->group->next,
-							  lockdep_is_held(&ftrace_lock)));
+	return site_iter_from(iter->group, iter->index + 1);
 }
 
 /**
@@ -783,22 +798,34 @@ static int site_action(unsigned long cur, unsigned long target, bool ops_stale)
 	return FTRACE_UPDATE_MODIFY_CALL;
 }
 
-/*
- * The group and index of @rec, or NULL for a record that is never patched
- * (disabled, or unknown, which would be a bug).  Resets ftrace_bug_type
- * for the action that follows.
- */
-static struct ftrace_site_group *site_patchable(struct dyn_ftrace *rec,
-						unsigned int *idx)
+/* The state of the site @rec names, or NULL if it has none. */
+static struct ftrace_site_state *site_state_of(const struct dyn_ftrace *rec)
 {
 	struct ftrace_site_group *g;
+	unsigned int i;
+
+	g = ftrace_site_group_of(rec, &i);
+	return g ? ftrace_site_state(g, i) : NULL;
+}
+
+/*
+ * The state of @rec, or NULL for a record that is never patched (disabled,
+ * without a state, or unknown, which would be a bug).  Resets
+ * ftrace_bug_type for the action that follows.
+ */
+static struct ftrace_site_state *site_patchable(struct dyn_ftrace *rec)
+{
+	struct ftrace_site_group *g;
+	unsigned int i;
 
 	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
-	if (ftrace_site_disabled(rec))
+	if (rec->flags & FTRACE_FL_DISABLED)
 		return NULL;
-	g = ftrace_site_group_of(rec, idx);
+	g = ftrace_site_group_of(rec, &i);
 	WARN_ON_ONCE(!g);
-	return g;
+	if (!g || ftrace_site_disabled(g, i))
+		return NULL;
+	return ftrace_site_state(g, i);
 }
 
 /**
@@ -811,18 +838,15 @@ static struct ftrace_site_group *site_patchable(struct dyn_ftrace *rec,
  */
 int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
 {
-	struct ftrace_site_group *g;
+	struct ftrace_site_state *st = site_patchable(rec);
 	enum site_kind kind;
-	unsigned int i;
-
 	unsigned long addr;
 
-	g = site_patchable(rec, &i);
-	if (!g)
+	if (!st)
 		return FTRACE_UPDATE_IGNORE;
-	addr = site_target(rec->ip, g->set[i], enable, &kind);
-	return site_action(g->cur_addr[i], addr,
-			   site_call_ops_stale(rec, g->set[i], addr));
+	addr = site_target(rec->ip, st->set, enable, &kind);
+	return site_action(st->cur_addr, addr,
+			   site_call_ops_stale(&st->rec, st->set, addr));
 }
 
 /**
@@ -838,22 +862,20 @@ int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
  */
 int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 {
-	struct ftrace_site_group *g;
+	struct ftrace_site_state *st = site_patchable(rec);
 	enum site_kind kind;
 	unsigned long addr;
-	unsigned int i;
 	int action;
 
-	g = site_patchable(rec, &i);
-	if (!g)
+	if (!st)
 		return FTRACE_UPDATE_IGNORE;
 
-	addr = site_target(rec->ip, g->set[i], enable, &kind);
-	action = site_action(g->cur_addr[i], addr,
-			     site_call_ops_stale(rec, g->set[i], addr));
+	addr = site_target(rec->ip, st->set, enable, &kind);
+	action = site_action(st->cur_addr, addr,
+			     site_call_ops_stale(&st->rec, st->set, addr));
 	if (action != FTRACE_UPDATE_IGNORE) {
-		g->cur_addr[i] = addr;
-		site_rec_mark_code(rec, g->set[i], addr, kind);
+		st->cur_addr = addr;
+		site_rec_mark_code(&st->rec, st->set, addr, kind);
 	}
 	return action;
 }
@@ -866,11 +888,9 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
  */
 unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
 {
-	struct ftrace_site_group *g;
-	unsigned int i;
+	struct ftrace_site_state *st = site_state_of(rec);
 
-	g = ftrace_site_group_of(rec, &i);
-	return g ? g->cur_addr[i] : 0;
+	return st ? st->cur_addr : 0;
 }
 
 /**
@@ -881,14 +901,12 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
  */
 unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 {
-	struct ftrace_site_group *g;
+	struct ftrace_site_state *st = site_state_of(rec);
 	enum site_kind kind;
-	unsigned int i;
 
-	g = ftrace_site_group_of(rec, &i);
-	if (!g)
+	if (!st)
 		return 0;
-	return site_target(rec->ip, g->set[i], true, &kind);
+	return site_target(rec->ip, st->set, true, &kind);
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
@@ -908,15 +926,12 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
  */
 const struct ftrace_ops *ftrace_rec_call_ops(struct dyn_ftrace *rec)
 {
-	struct ftrace_site_group *g;
+	struct ftrace_site_state *st = site_state_of(rec);
 	enum site_kind kind;
-	unsigned int i;
 
-	g = ftrace_site_group_of(rec, &i);
-	if (!g)
+	if (!st)
 		return &ftrace_nop_ops;
-	return site_call_ops(g->set[i],
-			     site_target(rec->ip, g->set[i], true, &kind));
+	return site_call_ops(st->set, site_target(rec->ip, st->set, true, &kind));
 }
 #endif
 
@@ -1289,6 +1304,8 @@ int ftrace_sites_update(int command)
 
 	if (old)
 		site_retire(old);
+	/* No reader of a generation touches the state chunks this frees. */
+	ftrace_sites_reclaim();
 	return 0;
 }
 
@@ -1336,9 +1353,9 @@ static const char *const site_bug_stage[] = {
 
 static void site_bug_record(struct dyn_ftrace *rec)
 {
-	struct ftrace_site_group *g;
+	struct ftrace_site_state *st;
 	struct ftrace_site_set *set;
-	unsigned int i, k;
+	unsigned int k;
 
 	pr_info(" record flags %lx (%lu users)%s%s%s%s\n", rec->flags,
 		ftrace_rec_count(rec),
@@ -1347,13 +1364,13 @@ static void site_bug_record(struct dyn_ftrace *rec)
 		rec->flags & FTRACE_FL_DIRECT ? " direct" : "",
 		rec->flags & FTRACE_FL_DISABLED ? " disabled" : "");
 
-	g = ftrace_site_group_of(rec, &i);
-	if (!g)
+	st = site_state_of(rec);
+	if (!st)
 		return;
 	pr_info(" calls now %pS (%lx), wanted %pS (%lx)\n",
-		(void *)g->cur_addr[i], g->cur_addr[i],
+		(void *)st->cur_addr, st->cur_addr,
 		(void *)ftrace_get_addr_new(rec), ftrace_get_addr_new(rec));
-	set = g->set[i];
+	set = st->set;
 	for (k = 0; set && k < set->nr; k++)
 		pr_info(" ops %u: func %pS, trampoline %pS\n", k,
 			set->ops[k]->func, (void *)set->ops[k]->trampoline);

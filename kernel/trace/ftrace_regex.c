@@ -60,13 +60,14 @@ static struct ftrace_hash *regex_hash_dup(struct ftrace_hash *src)
 static void regex_retire_stale(struct ftrace_hash *hash)
 {
 	struct ftrace_func_entry *e;
+	unsigned int idx;
 	int i;
 
 	if (ftrace_hash_empty(hash))
 		return;
 	mutex_lock(&ftrace_lock);
 	for_each_hash_entry(hash, i, e)
-		if (e->ip && !ftrace_site_lookup(e->ip))
+		if (e->ip && !ftrace_site_find(e->ip, &idx))
 			e->ip = 0;
 	mutex_unlock(&ftrace_lock);
 }
@@ -433,9 +434,11 @@ static struct ftrace_site_group *group_next(struct ftrace_site_group *g)
 	return rcu_dereference_protected(g->next, lockdep_is_held(&ftrace_lock));
 }
 
-static bool regex_lists_rec(struct regex_iter *it, struct dyn_ftrace *rec)
+static bool regex_lists_rec(struct regex_iter *it, struct ftrace_site_group *g,
+			    unsigned int i)
 {
-	return !ftrace_site_disabled(rec) && ftrace_lookup_ip(it->hash, rec->ip);
+	return !ftrace_site_disabled(g, i) &&
+	       ftrace_lookup_ip(it->hash, ftrace_site_ip(g, i));
 }
 
 /* Move the cursor forward to the first position that holds an item. */
@@ -446,7 +449,7 @@ static void cursor_settle(struct regex_iter *it)
 		case PART_FUNCS:
 			for (; it->grp; it->grp = group_next(it->grp), it->idx = 0) {
 				for (; it->idx < it->grp->nr; it->idx++)
-					if (regex_lists_rec(it, &it->grp->recs[it->idx]))
+					if (regex_lists_rec(it, it->grp, it->idx))
 						return;
 				cond_resched();
 			}
@@ -559,11 +562,11 @@ static void regex_seq_stop(struct seq_file *m, void *v)
 
 static void regex_show_rec(struct seq_file *m, struct regex_iter *it)
 {
-	struct dyn_ftrace *rec = &it->grp->recs[it->idx];
+	unsigned long ip = ftrace_site_ip(it->grp, it->idx);
 	const char *modname = NULL;
 
-	if (ftrace_site_name(rec, it->name, &modname)) {
-		seq_printf(m, "%ps\n", (void *)rec->ip);
+	if (ftrace_site_name(ip, it->name, &modname)) {
+		seq_printf(m, "%ps\n", (void *)ip);
 		return;
 	}
 	seq_puts(m, it->name);

@@ -5,8 +5,9 @@
  * The compiler plants a "call __fentry__" at the start of every traceable
  * function and lists the addresses (__mcount_loc for vmlinux,
  * mod->ftrace_callsites for a module).  This file turns each listed address
- * into a struct dyn_ftrace, keeps the records of one image together in a
- * struct ftrace_site_group sorted by ip, replaces the calls by NOPs, and keeps
+ * into a 32-bit offset from the image's lowest call site (see struct
+ * ftrace_site_group), keeps the sites of one image together in a group
+ * sorted by ip, replaces the calls by NOPs, and keeps
  * the groups in step with module load and unload and with the freeing of
  * init text.  It also answers "is there a call site at, or in, ...?" for
  * kprobes, fprobe, the filter code and the tracefs files.
@@ -14,19 +15,23 @@
  * Locking and lifetime:
  *  - ftrace_lock serialises every change to the group list and to the
  *    contents of a group.
- *  - A linked group's recs[] never move and its nr never changes, with one
+ *  - A linked group's offs[] never move and its nr never changes, with one
  *    exception: when ftrace_free_mem() cannot allocate a compacted copy it
- *    compacts in place (a lockless reader may then miss a record for a
- *    moment; it never sees freed memory).
- *  - Readers without ftrace_lock walk the list and search recs[] under
+ *    marks the freed sites FTRACE_SITE_OFF_DISABLED in place instead (they
+ *    are then never patched or matched, but ftrace_location() still
+ *    reports them).
+ *  - Readers without ftrace_lock walk the list and search offs[] under
  *    rcu_read_lock() (or with preemption disabled).  A group leaves the list
  *    with rcu_assign_pointer() and is freed only after grace periods, see
  *    site_group_retire().
- *  - Once a group is linked, cur_addr[], set[] and the FTRACE_FL_* state of
- *    its records belong to the patcher (ftrace_patch.c).  This file writes
- *    them before linking, and afterwards only sets or clears
- *    FTRACE_FL_DISABLED, under ftrace_lock.
+ *  - Once a group is linked, the site states (cur_addr, set and the
+ *    FTRACE_FL_* flags) belong to the patcher (ftrace_patch.c).  This file
+ *    creates states (ftrace_site_state_get(), under ftrace_lock) and
+ *    afterwards only sets or clears the disabled mark.  Only holders of
+ *    ftrace_lock look at states; they are freed with their group.
  */
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/ftrace.h>
 #include <linux/hash.h>
 #include <linux/init.h>
@@ -39,6 +44,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include <asm/sections.h>
@@ -49,20 +55,33 @@
 
 /* Accounting shown by dyn_ftrace_total_info and at boot. */
 unsigned long ftrace_update_tot_cnt;	/* records in all groups */
-unsigned long ftrace_number_of_pages;	/* pages the groups occupy */
+unsigned long ftrace_number_of_pages;	/* ftrace_site_bytes, in pages */
+unsigned long ftrace_site_bytes;	/* groups and state chunks */
 unsigned long ftrace_number_of_groups;	/* vmlinux + one per module */
 unsigned long ftrace_update_time;	/* ns spent NOPing vmlinux at boot */
 
 struct ftrace_site_group __rcu *ftrace_site_groups;
 
+static atomic_long_t site_bytes = ATOMIC_LONG_INIT(0);
+
+static void site_bytes_add(long delta)
+{
+	unsigned long now = atomic_long_add_return(delta, &site_bytes);
+
+	WRITE_ONCE(ftrace_site_bytes, now);
+	WRITE_ONCE(ftrace_number_of_pages, DIV_ROUND_UP(now, PAGE_SIZE));
+}
+
 /*
- * Last group ftrace_site_group_of() found by walking the list.  Any reader
+ * Last group ftrace_site_group_of() found by walking the list, and the
+ * index it found there (only a hint: checked before use).  Any reader
  * may store to it, so it may briefly name a group that was just unlinked;
  * such a group is cleared from it when unlinked and again after a grace
  * period, and freed only after a second one (site_group_retire()), so no
  * reader follows it to freed memory.
  */
 static struct ftrace_site_group *site_group_hint;
+static unsigned int site_index_hint;
 
 static inline struct ftrace_site_group *
 site_group_deref(struct ftrace_site_group __rcu *const *pp)
@@ -73,27 +92,136 @@ site_group_deref(struct ftrace_site_group __rcu *const *pp)
 /* ---- allocation and list maintenance ---------------------------------- */
 
 /*
- * A group and its three per-record arrays are one allocation:
- * [group][recs: cap][cur_addr: cap][set: cap].
+ * A group and its two arrays are one allocation: [group][chunks: one per
+ * FTRACE_SITE_CHUNK sites][offs: cap].  Large ones (vmlinux) come from
+ * vmalloc, which rounds to pages rather than to a power of two.
  */
 static struct ftrace_site_group *site_group_alloc(struct module *mod,
 						  unsigned int cap)
 {
-	size_t per_rec = sizeof(struct dyn_ftrace) + sizeof(unsigned long) +
-			 sizeof(struct ftrace_site_set *);
-	size_t size = size_add(sizeof(struct ftrace_site_group),
-			       size_mul(cap, per_rec));
+	unsigned int nr_chunks = DIV_ROUND_UP(cap, FTRACE_SITE_CHUNK);
 	struct ftrace_site_group *g;
+	size_t size;
 
-	g = kvzalloc(size, GFP_KERNEL);
+	size = size_add(sizeof(*g), size_mul(nr_chunks, sizeof(*g->chunks)));
+	size = size_add(size, size_mul(cap, sizeof(*g->offs)));
+	if (size > PAGE_SIZE) {
+		g = vzalloc(size);
+		size = PAGE_ALIGN(size);
+	} else {
+		g = kzalloc(size, GFP_KERNEL);
+		size = kmalloc_size_roundup(size);
+	}
 	if (!g)
 		return NULL;
 	g->mod = mod;
-	g->recs = (struct dyn_ftrace *)(g + 1);
-	g->cur_addr = (unsigned long *)(g->recs + cap);
-	g->set = (struct ftrace_site_set **)(g->cur_addr + cap);
-	g->pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	g->chunks = (struct ftrace_site_chunk **)(g + 1);
+	g->offs = (u32 *)(g->chunks + nr_chunks);
+	g->bytes = size;
+	site_bytes_add(size);
 	return g;
+}
+
+static size_t site_history_bytes(const struct ftrace_site_group *g)
+{
+	return kmalloc_size_roundup(BITS_TO_LONGS(2 * g->nr) * sizeof(long));
+}
+
+/* The history bitmap of @g, allocated if needed; NULL on -ENOMEM. */
+static unsigned long *site_history(struct ftrace_site_group *g)
+{
+	if (!g->history && g->nr) {
+		g->history = bitmap_zalloc(2 * g->nr, GFP_KERNEL);
+		if (g->history)
+			site_bytes_add(site_history_bytes(g));
+	}
+	return g->history;
+}
+
+/* Free @g and its states; @g is unlinked and no reader can reach it. */
+static void site_group_free(struct ftrace_site_group *g)
+{
+	unsigned int c;
+
+	if (!g)
+		return;
+	for (c = 0; c < DIV_ROUND_UP(g->nr, FTRACE_SITE_CHUNK); c++)
+		kfree(g->chunks[c]);
+	site_bytes_add(-(long)(g->bytes + g->nr_chunks *
+			       sizeof(struct ftrace_site_chunk)));
+	if (g->history)
+		site_bytes_add(-(long)site_history_bytes(g));
+	kfree(g->history);
+	kvfree(g);
+}
+
+static void site_group_free_rcu(struct rcu_head *head)
+{
+	site_group_free(container_of(head, struct ftrace_site_group, rcu));
+}
+
+/**
+ * ftrace_site_state_get - the state of a call site, made on first use
+ * @g: the site's group
+ * @i: the site's index in @g
+ *
+ * States come FTRACE_SITE_CHUNK at a time; a new chunk starts with every
+ * site a NOP wanted by nobody, its record's ip and disabled flag filled in.
+ *
+ * Context: ftrace_lock held, or @g not published yet.
+ * Return: the state, or NULL if no memory was left for a new chunk.
+ */
+struct ftrace_site_state *ftrace_site_state_get(struct ftrace_site_group *g,
+						unsigned int i)
+{
+	unsigned int c = i >> FTRACE_SITE_CHUNK_SHIFT;
+	unsigned int first = c << FTRACE_SITE_CHUNK_SHIFT;
+	struct ftrace_site_chunk *chunk = g->chunks[c];
+	unsigned int k;
+
+	if (chunk)
+		return &chunk->st[i - first];
+	chunk = kzalloc(sizeof(*chunk), GFP_KERNEL);
+	if (!chunk)
+		return NULL;
+	for (k = 0; k < FTRACE_SITE_CHUNK && first + k < g->nr; k++) {
+		chunk->st[k].rec.ip = ftrace_site_ip(g, first + k);
+		chunk->st[k].rec.flags = ftrace_site_history(g, first + k);
+		if (ftrace_site_disabled(g, first + k))
+			chunk->st[k].rec.flags |= FTRACE_FL_DISABLED;
+	}
+	/* Lockless ftrace_site_group_of() callers see it filled in. */
+	smp_store_release(&g->chunks[c], chunk);
+	g->nr_chunks++;
+	site_bytes_add(sizeof(*chunk));
+	return &chunk->st[i - first];
+}
+
+/**
+ * ftrace_site_set_disabled - mark a call site unusable, or usable again
+ * @g: the site's group
+ * @i: the site's index in @g
+ * @disabled: the new mark
+ *
+ * Context: ftrace_lock held, or @g not published yet.
+ */
+void ftrace_site_set_disabled(struct ftrace_site_group *g, unsigned int i,
+			      bool disabled)
+{
+	struct ftrace_site_state *st = ftrace_site_state(g, i);
+	u32 off = g->offs[i];
+
+	if (disabled)
+		off |= FTRACE_SITE_OFF_DISABLED;
+	else
+		off &= ~FTRACE_SITE_OFF_DISABLED;
+	WRITE_ONCE(g->offs[i], off);
+	if (!st)
+		return;
+	if (disabled)
+		st->rec.flags |= FTRACE_FL_DISABLED;
+	else
+		st->rec.flags &= ~FTRACE_FL_DISABLED;
 }
 
 /* The link that points at @g, or the list's terminating link for NULL. */
@@ -113,7 +241,6 @@ static void site_group_publish(struct ftrace_site_group *g)
 	RCU_INIT_POINTER(g->next, NULL);
 	rcu_assign_pointer(*site_group_link(NULL), g);
 	ftrace_update_tot_cnt += g->nr;
-	ftrace_number_of_pages += g->pages;
 	ftrace_number_of_groups++;
 }
 
@@ -129,7 +256,6 @@ static void site_group_unlink(struct ftrace_site_group *g)
 	rcu_assign_pointer(*site_group_link(g), site_group_deref(&g->next));
 	site_group_forget_hint(g);
 	ftrace_update_tot_cnt -= g->nr;
-	ftrace_number_of_pages -= g->pages;
 	ftrace_number_of_groups--;
 }
 
@@ -141,8 +267,6 @@ static void site_group_replace(struct ftrace_site_group *old,
 	rcu_assign_pointer(*site_group_link(old), new);
 	site_group_forget_hint(old);
 	ftrace_update_tot_cnt -= old->nr - new->nr;
-	ftrace_number_of_pages -= old->pages;
-	ftrace_number_of_pages += new->pages;
 }
 
 /*
@@ -155,50 +279,155 @@ static void site_group_retire(struct ftrace_site_group *g)
 {
 	synchronize_rcu();
 	cmpxchg(&site_group_hint, g, NULL);
-	kvfree_rcu(g, rcu);
+	call_rcu(&g->rcu, site_group_free_rcu);
+}
+
+/* Can chunk @c of @g go?  All its sites idle, and their history kept. */
+static bool site_chunk_idle(struct ftrace_site_group *g, unsigned int c)
+{
+	const struct ftrace_site_chunk *chunk = g->chunks[c];
+	bool history = false;
+	unsigned int k;
+
+	for (k = 0; k < FTRACE_SITE_CHUNK; k++) {
+		const struct ftrace_site_state *st = &chunk->st[k];
+
+		if (st->cur_addr || st->set)
+			return false;
+		if (st->rec.flags & (FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED))
+			history = true;
+	}
+	return !history || site_history(g);
+}
+
+/**
+ * ftrace_site_group_reclaim - free the state chunks of @g that hold only idle sites
+ * @g: the group
+ *
+ * Their FTRACE_FL_TOUCHED and FTRACE_FL_MODIFIED flags move to the
+ * group's history bitmap; a chunk stays if that cannot be allocated.
+ * Freed at once: everything that looks at states, ftrace_site_group_of()
+ * included, holds ftrace_lock.
+ *
+ * Context: ftrace_lock held (or @g not published), no update running.
+ */
+void ftrace_site_group_reclaim(struct ftrace_site_group *g)
+{
+	struct ftrace_site_chunk *chunk;
+	unsigned int c, k, first;
+	unsigned long flags;
+
+	for (c = 0; c < DIV_ROUND_UP(g->nr, FTRACE_SITE_CHUNK); c++) {
+		chunk = g->chunks[c];
+		if (!chunk || !site_chunk_idle(g, c))
+			continue;
+		first = c << FTRACE_SITE_CHUNK_SHIFT;
+		for (k = 0; k < FTRACE_SITE_CHUNK && first + k < g->nr; k++) {
+			flags = chunk->st[k].rec.flags;
+			if (flags & FTRACE_FL_TOUCHED)
+				__set_bit(2 * (first + k), g->history);
+			if (flags & FTRACE_FL_MODIFIED)
+				__set_bit(2 * (first + k) + 1, g->history);
+		}
+		WRITE_ONCE(g->chunks[c], NULL);
+		g->nr_chunks--;
+		site_bytes_add(-(long)sizeof(*chunk));
+		/* states are only looked at under ftrace_lock */
+		kfree(chunk);
+	}
+}
+
+/**
+ * ftrace_sites_reclaim - free the state chunks that hold only idle sites
+ *
+ * Called at the end of each update, so that sites nobody uses any more go
+ * back to costing their offset only.
+ *
+ * Context: ftrace_lock held; may sleep.
+ */
+void ftrace_sites_reclaim(void)
+{
+	struct ftrace_site_group *g;
+
+	lockdep_assert_held(&ftrace_lock);
+	for_each_site_group(g)
+		if (g->nr_chunks)
+			ftrace_site_group_reclaim(g);
 }
 
 /* ---- filling a group ---------------------------------------------------- */
 
-static int site_rec_cmp(const void *a, const void *b)
+static int site_off_cmp(const void *a, const void *b)
 {
-	const struct dyn_ftrace *ra = a, *rb = b;
+	u32 oa = *(const u32 *)a, ob = *(const u32 *)b;
 
-	if (ra->ip == rb->ip)
+	if (oa == ob)
 		return 0;
-	return ra->ip < rb->ip ? -1 : 1;
+	return oa < ob ? -1 : 1;
 }
 
 /*
- * Copy the call-site addresses in [start, end) into @g->recs, dropping the
- * zero padding the linker may leave between objects and, for vmlinux,
- * entries outside kernel text (overridden weak functions that relocation
- * moved away from zero).  The result is sorted by ip.
+ * The call site a listed address stands for; 0 if it is to be left out.
+ * ftrace_call_adjust() may read the text (arm64), so only real lists go
+ * through it.
  */
-static void site_group_fill(struct ftrace_site_group *g,
-			    const unsigned long *start, const unsigned long *end)
+static unsigned long site_listed_ip(const struct ftrace_site_group *g,
+				    unsigned long addr, bool adjust)
 {
+	if (!addr)
+		return 0;
+	if (!g->mod && !is_kernel_text(addr) && !is_kernel_inittext(addr))
+		return 0;
+	return adjust ? ftrace_call_adjust(addr) : addr;
+}
+
+/*
+ * Store the call-site addresses in [start, end) in @g as offsets from the
+ * lowest of them, dropping the zero padding the linker may leave between
+ * objects and, for vmlinux, entries outside kernel text (overridden weak
+ * functions that relocation moved away from zero).  The result is sorted
+ * by ip.  @adjust: the addresses are the compiler's, to be moved onto the
+ * call instruction by ftrace_call_adjust().  Returns 0, or -ERANGE if the
+ * sites span 2 GiB or more (no image we load does).
+ */
+static int site_group_fill(struct ftrace_site_group *g,
+			   const unsigned long *start, const unsigned long *end,
+			   bool adjust)
+{
+	unsigned long ip, lo = ULONG_MAX, hi = 0;
 	bool sorted = true;
 	unsigned int n = 0;
 	const unsigned long *p;
 
 	for (p = start; p < end; p++) {
-		unsigned long addr = *p;
+		ip = site_listed_ip(g, *p, adjust);
+		if (!ip)
+			continue;
+		lo = min(lo, ip);
+		hi = max(hi, ip);
+	}
+	g->nr = 0;
+	if (lo > hi)
+		return 0;
+	if (hi - lo > FTRACE_SITE_OFF_MASK)
+		return -ERANGE;
+	g->base = lo;
 
-		if (!addr)
+	for (p = start; p < end; p++) {
+		ip = site_listed_ip(g, *p, adjust);
+		if (!ip)
 			continue;
-		if (!g->mod && !is_kernel_text(addr) && !is_kernel_inittext(addr))
-			continue;
-		addr = ftrace_call_adjust(addr);
-		if (n && g->recs[n - 1].ip > addr)
+		g->offs[n] = ip - lo;
+		if (n && g->offs[n - 1] > g->offs[n])
 			sorted = false;
-		g->recs[n++].ip = addr;
+		n++;
 	}
 	g->nr = n;
 
 	/* vmlinux comes sorted from the build; module lists do not. */
 	if (!sorted)
-		sort(g->recs, n, sizeof(*g->recs), site_rec_cmp, NULL);
+		sort(g->offs, n, sizeof(*g->offs), site_off_cmp, NULL);
+	return 0;
 }
 
 /*
@@ -215,10 +444,12 @@ static int site_group_nop(struct ftrace_site_group *g, struct module *mod)
 		return 0;
 
 	for (i = 0; i < g->nr; i++) {
-		err = ftrace_init_nop(mod, &g->recs[i]);
+		struct dyn_ftrace rec = { .ip = ftrace_site_ip(g, i) };
+
+		err = ftrace_init_nop(mod, &rec);
 		if (unlikely(err)) {
 			ftrace_bug_type = FTRACE_BUG_INIT;
-			ftrace_bug(err, &g->recs[i]);
+			ftrace_bug(err, &rec);
 			return err;
 		}
 		if (mod && !(i % 256))
@@ -232,12 +463,12 @@ static int site_group_nop(struct ftrace_site_group *g, struct module *mod)
  * kallsyms attributes to whatever precedes it, at a large offset.  Such a
  * record must never be patched or matched.
  */
-static bool site_rec_is_genuine(const struct dyn_ftrace *rec)
+static bool site_is_genuine(unsigned long ip)
 {
 #ifdef FTRACE_MCOUNT_MAX_OFFSET
 	unsigned long size, offset;
 
-	if (!kallsyms_lookup_size_offset(rec->ip, &size, &offset))
+	if (!kallsyms_lookup_size_offset(ip, &size, &offset))
 		return false;
 	return offset <= FTRACE_MCOUNT_MAX_OFFSET;
 #else
@@ -275,7 +506,12 @@ static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 			(unsigned long)(end - start));
 		return -ENOMEM;
 	}
-	site_group_fill(g, start, end);
+	err = site_group_fill(g, start, end, true);
+	if (err) {
+		pr_warn("ftrace: vmlinux call sites span 2 GiB or more\n");
+		site_group_free(g);
+		return err;
+	}
 
 	mutex_lock(&ftrace_lock);
 	local_irq_save(flags);
@@ -290,8 +526,8 @@ static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 	site_group_publish(g);
 	mutex_unlock(&ftrace_lock);
 
-	pr_info("ftrace: %u call sites in %u pages (%lu listed), NOPed in %lu us\n",
-		g->nr, g->pages, (unsigned long)(end - start),
+	pr_info("ftrace: %u call sites in %zu bytes (%lu listed), NOPed in %lu us\n",
+		g->nr, g->bytes, (unsigned long)(end - start),
 		ftrace_update_time / NSEC_PER_USEC);
 	return err;
 }
@@ -342,9 +578,9 @@ static void __init site_weak_check_fn(struct work_struct *work)
 	mutex_lock(&ftrace_lock);
 	g = site_group_deref(&ftrace_site_groups);
 	for (i = 0; g && !g->mod && i < g->nr; i++) {
-		if (site_rec_is_genuine(&g->recs[i]))
+		if (site_is_genuine(ftrace_site_ip(g, i)))
 			continue;
-		g->recs[i].flags |= FTRACE_FL_DISABLED;
+		ftrace_site_set_disabled(g, i, true);
 		found++;
 	}
 	mutex_unlock(&ftrace_lock);
@@ -419,9 +655,14 @@ void ftrace_module_init(struct module *mod)
 			mod->name);
 		return;
 	}
-	site_group_fill(g, sites, sites + mod->num_ftrace_callsites);
+	if (site_group_fill(g, sites, sites + mod->num_ftrace_callsites, true)) {
+		pr_warn("ftrace: call sites of module '%s' span 2 GiB or more\n",
+			mod->name);
+		site_group_free(g);
+		return;
+	}
 	for (i = 0; i < g->nr; i++)
-		g->recs[i].flags = FTRACE_FL_DISABLED;
+		ftrace_site_set_disabled(g, i, true);
 
 	/* Under the lock, so no update has the arch patcher in "late" mode. */
 	mutex_lock(&ftrace_lock);
@@ -434,7 +675,7 @@ void ftrace_module_init(struct module *mod)
 	mutex_unlock(&ftrace_lock);
 
 	/* Never linked: nobody can see it. */
-	kvfree(g);
+	site_group_free(g);
 }
 
 /**
@@ -458,10 +699,8 @@ void ftrace_module_enable(struct module *mod)
 	}
 	g = site_group_of_module(mod);
 	for (i = 0; g && i < g->nr; i++) {
-		struct dyn_ftrace *rec = &g->recs[i];
-
-		if (site_rec_is_genuine(rec))
-			rec->flags &= ~FTRACE_FL_DISABLED;
+		if (site_is_genuine(ftrace_site_ip(g, i)))
+			ftrace_site_set_disabled(g, i, false);
 	}
 	if (g && site_any_ops_registered()) {
 		err = ftrace_sites_update(0);
@@ -527,16 +766,22 @@ void ftrace_release_mod(struct module *mod)
 
 /* ---- freeing text ------------------------------------------------------- */
 
-/* Index of the first record of @g with ip >= @ip (g->nr if none). */
-static unsigned int site_lower_bound(const struct dyn_ftrace *recs,
+/* Index of the first of the @nr first records of @g with ip >= @ip (or @nr). */
+static unsigned int site_lower_bound(const struct ftrace_site_group *g,
 				     unsigned int nr, unsigned long ip)
 {
 	unsigned int lo = 0, hi = nr;
+	u32 off;
 
+	if (ip <= g->base)
+		return 0;
+	if (ip - g->base > FTRACE_SITE_OFF_MASK)
+		return nr;
+	off = ip - g->base;
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (recs[mid].ip < ip)
+		if ((READ_ONCE(g->offs[mid]) & FTRACE_SITE_OFF_MASK) < off)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -553,36 +798,67 @@ site_group_touching(unsigned long start, unsigned long end,
 
 	for (g = site_group_deref(&ftrace_site_groups); g;
 	     g = site_group_deref(&g->next)) {
-		*lo = site_lower_bound(g->recs, g->nr, start);
-		*hi = site_lower_bound(g->recs, g->nr, end);
+		*lo = site_lower_bound(g, g->nr, start);
+		*hi = site_lower_bound(g, g->nr, end);
 		if (*lo < *hi)
 			return g;
 	}
 	return NULL;
 }
 
-/* Copy the records of @src outside [lo, hi) into @dst (may be @src). */
-static void site_group_compact(struct ftrace_site_group *dst,
-			       struct ftrace_site_group *src,
-			       unsigned int lo, unsigned int hi)
+/* Does @st hold anything a fresh state would not? */
+static bool site_state_used(const struct ftrace_site_state *st)
 {
-	unsigned int tail = src->nr - hi;
+	return st->cur_addr || st->set || (st->rec.flags & ~FTRACE_FL_DISABLED);
+}
 
-	if (dst != src) {
-		memcpy(dst->recs, src->recs, lo * sizeof(*src->recs));
-		memcpy(dst->cur_addr, src->cur_addr, lo * sizeof(*src->cur_addr));
-		memcpy(dst->set, src->set, lo * sizeof(*src->set));
+/*
+ * Copy the records of @src outside [lo, hi) into @dst, with the states in
+ * use.  Returns 0, or -ENOMEM if a state chunk could not be allocated.
+ */
+static int site_group_compact(struct ftrace_site_group *dst,
+			      struct ftrace_site_group *src,
+			      unsigned int lo, unsigned int hi)
+{
+	unsigned int i, j;
+
+	dst->base = src->base;
+	memcpy(dst->offs, src->offs, lo * sizeof(*src->offs));
+	memcpy(dst->offs + lo, src->offs + hi,
+	       (src->nr - hi) * sizeof(*src->offs));
+	dst->nr = src->nr - (hi - lo);
+	for (i = 0; i < src->nr; i++) {
+		struct ftrace_site_state *st = ftrace_site_state(src, i);
+		struct ftrace_site_state *to;
+
+		if (!st || (i >= lo && i < hi) || !site_state_used(st))
+			continue;
+		j = i < lo ? i : i - (hi - lo);
+		to = ftrace_site_state_get(dst, j);
+		if (!to)
+			return -ENOMEM;
+		*to = *st;
 	}
-	memmove(dst->recs + lo, src->recs + hi, tail * sizeof(*src->recs));
-	memmove(dst->cur_addr + lo, src->cur_addr + hi,
-		tail * sizeof(*src->cur_addr));
-	memmove(dst->set + lo, src->set + hi, tail * sizeof(*src->set));
+	if (!src->history)
+		return 0;
+	if (!site_history(dst))
+		return -ENOMEM;
+	for (i = 0; i < src->nr; i++) {
+		if (i >= lo && i < hi)
+			continue;
+		j = i < lo ? i : i - (hi - lo);
+		if (test_bit(2 * i, src->history))
+			__set_bit(2 * j, dst->history);
+		if (test_bit(2 * i + 1, src->history))
+			__set_bit(2 * j + 1, dst->history);
+	}
+	return 0;
 }
 
 /*
  * Remove the records [lo, hi) of @g.  Returns the group to retire once
- * ftrace_lock is dropped, or NULL when @g was compacted in place because no
- * memory was left for a copy.
+ * ftrace_lock is dropped, or NULL when no memory was left for a copy and
+ * the records were only disabled in place.
  */
 static struct ftrace_site_group *site_group_shrink(struct ftrace_site_group *g,
 						   unsigned int lo,
@@ -590,6 +866,7 @@ static struct ftrace_site_group *site_group_shrink(struct ftrace_site_group *g,
 {
 	unsigned int keep = g->nr - (hi - lo);
 	struct ftrace_site_group *copy;
+	unsigned int i;
 
 	if (!keep) {
 		site_group_unlink(g);
@@ -597,16 +874,15 @@ static struct ftrace_site_group *site_group_shrink(struct ftrace_site_group *g,
 	}
 
 	copy = site_group_alloc(g->mod, keep);
-	if (copy) {
-		site_group_compact(copy, g, lo, hi);
-		copy->nr = keep;
+	if (copy && !site_group_compact(copy, g, lo, hi)) {
 		site_group_replace(g, copy);
 		return g;
 	}
+	site_group_free(copy);
 
-	site_group_compact(g, g, lo, hi);
-	ftrace_update_tot_cnt -= g->nr - keep;
-	WRITE_ONCE(g->nr, keep);
+	pr_warn_once("ftrace: no memory to drop freed call sites; disabling them\n");
+	for (i = lo; i < hi; i++)
+		ftrace_site_set_disabled(g, i, true);
 	return NULL;
 }
 
@@ -623,7 +899,7 @@ static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 	if (!mod || !site_any_ops_registered())
 		return;
 	for (i = lo; i < hi; i++)
-		ftrace_mod_syms_keep(mod, g->recs[i].ip);
+		ftrace_mod_syms_keep(mod, ftrace_site_ip(g, i));
 #endif
 }
 
@@ -642,7 +918,7 @@ void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 {
 	unsigned long start = (unsigned long)start_ptr;
 	unsigned long end = (unsigned long)end_ptr;
-	struct ftrace_site_group *g, *old;
+	struct ftrace_site_group *g, *old = NULL;
 	bool dropped = false;
 	unsigned int lo, hi;
 
@@ -652,6 +928,9 @@ void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 	for (;;) {
 		mutex_lock(&ftrace_lock);
 		g = site_group_touching(start, end, &lo, &hi);
+		/* Disabled in place last time: only one image holds the range. */
+		if (g && dropped && !old)
+			g = NULL;
 		if (!g) {
 			mutex_unlock(&ftrace_lock);
 			/* Takes trace_types_lock and ftrace_lock itself. */
@@ -682,14 +961,26 @@ void __init ftrace_free_init_mem(void)
 
 /* ---- lookups (ftrace_lock or RCU) --------------------------------------- */
 
+/* Is @ip within the span of @g's records?  Then the index of the first >= @ip. */
+static bool site_group_spans(const struct ftrace_site_group *g,
+			     unsigned long from, unsigned long to,
+			     unsigned int nr, unsigned int *idx)
+{
+	if (!nr || to < g->base || from > ftrace_site_ip(g, nr - 1))
+		return false;
+	*idx = site_lower_bound(g, nr, from);
+	return true;
+}
+
 /**
- * ftrace_site_lookup - the record whose call site is exactly at @ip
+ * ftrace_site_find - the record whose call site is exactly at @ip
  * @ip: address of a call instruction
+ * @idx: receives the record's index in its group
  *
  * Context: ftrace_lock held, or inside an RCU read-side section.
- * Return: the record, or NULL.
+ * Return: the record's group, or NULL.
  */
-struct dyn_ftrace *ftrace_site_lookup(unsigned long ip)
+struct ftrace_site_group *ftrace_site_find(unsigned long ip, unsigned int *idx)
 {
 	struct ftrace_site_group *g;
 
@@ -697,51 +988,88 @@ struct dyn_ftrace *ftrace_site_lookup(unsigned long ip)
 		unsigned int nr = READ_ONCE(g->nr);
 		unsigned int i;
 
-		if (!nr || ip < g->recs[0].ip || ip > g->recs[nr - 1].ip)
+		if (!site_group_spans(g, ip, ip, nr, &i))
 			continue;
-		i = site_lower_bound(g->recs, nr, ip);
-		if (i < nr && g->recs[i].ip == ip)
-			return &g->recs[i];
+		if (i < nr && ftrace_site_ip(g, i) == ip) {
+			*idx = i;
+			return g;
+		}
 	}
 	return NULL;
 }
 
-static bool site_group_holds(const struct ftrace_site_group *g,
-			     const struct dyn_ftrace *rec)
+/* How many chunks ftrace_site_group_of() looks ahead of its hint. */
+#define SITE_HINT_AHEAD	8
+
+/*
+ * The index of @rec in @g if it is the record of a state in one of the
+ * chunks from the one holding site @from on (a few of them), else UINT_MAX.
+ */
+static unsigned int site_state_index(const struct ftrace_site_group *g,
+				     unsigned int from,
+				     const struct dyn_ftrace *rec)
 {
-	return rec >= g->recs && rec < g->recs + READ_ONCE(g->nr);
+	unsigned int c = from >> FTRACE_SITE_CHUNK_SHIFT;
+	unsigned int end = DIV_ROUND_UP(READ_ONCE(g->nr), FTRACE_SITE_CHUNK);
+	const struct ftrace_site_state *st;
+	struct ftrace_site_chunk *chunk;
+
+	st = container_of(rec, struct ftrace_site_state, rec);
+	for (end = min(end, c + SITE_HINT_AHEAD); c < end; c++) {
+		/* pairs with ftrace_site_state_get() */
+		chunk = smp_load_acquire(&g->chunks[c]);
+		if (chunk && st >= chunk->st && st < chunk->st + FTRACE_SITE_CHUNK)
+			return (c << FTRACE_SITE_CHUNK_SHIFT) + (st - chunk->st);
+	}
+	return UINT_MAX;
 }
 
 /**
  * ftrace_site_group_of - the group holding a record, and its index there
- * @rec: a record of a linked group
- * @idx: if not NULL, receives the index of @rec in the group
+ * @rec: a record: a site's state, or any struct dyn_ftrace naming a site
+ *	 by its ip
+ * @idx: if not NULL, receives the index of the site in the group
  *
- * Sequential walks hit the cached last group, which makes this O(1) for them.
- * Context: ftrace_lock held, or inside an RCU read-side section.
- * Return: the group, or NULL if @rec is in no linked group.
+ * The arch patcher walks the records in order and asks several questions
+ * about each: the last answer is kept, and a state's record at or a little
+ * after it is placed from its address alone.  Anything else is looked up
+ * by ip.
+ *
+ * Context: ftrace_lock held (the arch patchers and ftrace_bug() run under
+ * it).
+ * Return: the group, or NULL if no linked group has a site at rec->ip.
  */
-struct ftrace_site_group *ftrace_site_group_of(struct dyn_ftrace *rec,
+struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
 					       unsigned int *idx)
 {
 	struct ftrace_site_group *g = READ_ONCE(site_group_hint);
+	unsigned int i = READ_ONCE(site_index_hint);
+	struct ftrace_site_state *st;
 
-	if (!g || !site_group_holds(g, rec)) {
-		for_each_site_group(g)
-			if (site_group_holds(g, rec))
-				break;
-		if (!g)
-			return NULL;
-		WRITE_ONCE(site_group_hint, g);
+	if (g && i < READ_ONCE(g->nr)) {
+		/* the same record again: the patcher asks several questions */
+		st = ftrace_site_state(g, i);
+		if (st && &st->rec == rec)
+			goto out;
+		i = site_state_index(g, i, rec);
+		if (i < READ_ONCE(g->nr))
+			goto found;
 	}
+	g = ftrace_site_find(rec->ip, &i);
+	if (!g)
+		return NULL;
+found:
+	WRITE_ONCE(site_group_hint, g);
+	WRITE_ONCE(site_index_hint, i);
+out:
 	if (idx)
-		*idx = rec - g->recs;
+		*idx = i;
 	return g;
 }
 
 /**
- * ftrace_site_name - the function a record belongs to
- * @rec: the record
+ * ftrace_site_name - the function a call site belongs to
+ * @ip: the call site
  * @name: buffer of KSYM_NAME_LEN bytes for the symbol name
  * @modname: if not NULL, receives the module name (NULL for vmlinux)
  *
@@ -749,12 +1077,12 @@ struct ftrace_site_group *ftrace_site_group_of(struct dyn_ftrace *rec,
  * is not at the start of the symbol (a leftover of an overridden weak
  * function).
  */
-int ftrace_site_name(struct dyn_ftrace *rec, char *name, const char **modname)
+int ftrace_site_name(unsigned long ip, char *name, const char **modname)
 {
 	unsigned long size, offset;
 	char *mod = NULL;
 
-	if (!kallsyms_lookup(rec->ip, &size, &offset, &mod, name))
+	if (!kallsyms_lookup(ip, &size, &offset, &mod, name))
 		return -ENOENT;
 #ifdef FTRACE_MCOUNT_MAX_OFFSET
 	if (offset > FTRACE_MCOUNT_MAX_OFFSET)
@@ -780,11 +1108,13 @@ static unsigned long site_first_overlap(unsigned long start, unsigned long end)
 		unsigned int nr = READ_ONCE(g->nr);
 		unsigned int i;
 
-		if (!nr || end < g->recs[0].ip || from > g->recs[nr - 1].ip)
+		unsigned long ip;
+
+		if (!site_group_spans(g, from, end, nr, &i) || i >= nr)
 			continue;
-		i = site_lower_bound(g->recs, nr, from);
-		if (i < nr && g->recs[i].ip <= end)
-			found = min(found, g->recs[i].ip);
+		ip = ftrace_site_ip(g, i);
+		if (ip <= end)
+			found = min(found, ip);
 	}
 	return found == ULONG_MAX ? 0 : found;
 }
@@ -853,16 +1183,20 @@ unsigned long ftrace_location(unsigned long ip)
  * From recs[*cur] on, skip the records that end before @ip; return the
  * record's ip if its instruction holds @ip, else 0.
  */
-static unsigned long site_walk_to(const struct dyn_ftrace *recs,
+static unsigned long site_walk_to(const struct ftrace_site_group *g,
 				  unsigned int nr, unsigned int *cur,
 				  unsigned long ip)
 {
 	unsigned long from = ip > MCOUNT_INSN_SIZE - 1 ?
 			     ip - (MCOUNT_INSN_SIZE - 1) : 0;
+	unsigned long site;
 
-	while (*cur < nr && recs[*cur].ip < from)
+	while (*cur < nr && ftrace_site_ip(g, *cur) < from)
 		(*cur)++;
-	return *cur < nr && recs[*cur].ip <= ip ? recs[*cur].ip : 0;
+	if (*cur >= nr)
+		return 0;
+	site = ftrace_site_ip(g, *cur);
+	return site <= ip ? site : 0;
 }
 
 /**
@@ -884,7 +1218,7 @@ static unsigned long site_walk_to(const struct dyn_ftrace *recs,
  */
 bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr)
 {
-	const struct dyn_ftrace *recs = NULL;
+	const struct ftrace_site_group *recs = NULL;
 	struct ftrace_site_group *g;
 	unsigned int i, cur = 0, peek, nrecs = 0;
 	unsigned long site, entry;
@@ -893,7 +1227,7 @@ bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr)
 	rcu_read_lock();
 	for_each_site_group(g) {
 		if (!g->mod) {
-			recs = g->recs;
+			recs = g;
 			nrecs = READ_ONCE(g->nr);
 			break;
 		}
@@ -928,15 +1262,15 @@ int ftrace_text_reserved(const void *start, const void *end)
 				     (unsigned long)end) != 0;
 }
 
-/* vmlinux's records, sorted by ip, and their number.  ftrace_lock held. */
-static const struct dyn_ftrace *site_vmlinux_recs(unsigned int *nr)
+/* vmlinux's group, and its number of records.  ftrace_lock held. */
+static const struct ftrace_site_group *site_vmlinux_recs(unsigned int *nr)
 {
 	struct ftrace_site_group *g;
 
 	for_each_site_group(g) {
 		if (!g->mod) {
 			*nr = g->nr;
-			return g->recs;
+			return g;
 		}
 	}
 	*nr = 0;
@@ -969,7 +1303,7 @@ struct site_symbol_search {
 	long		pending;	/* name index, or -1 */
 	unsigned long	pending_addr;
 	/* vmlinux's records, and the first one not below the last symbol */
-	const struct dyn_ftrace *recs;
+	const struct ftrace_site_group *recs;
 	unsigned int	nr;
 	unsigned int	cursor;
 };
@@ -1059,10 +1393,10 @@ static bool site_symbol_want(void *data, unsigned long addr)
 		site_symbol_settle(s, addr);
 	if (s->found == s->cnt)
 		return false;
-	while (s->cursor < s->nr && s->recs[s->cursor].ip < addr)
+	while (s->cursor < s->nr && ftrace_site_ip(s->recs, s->cursor) < addr)
 		s->cursor++;
 	return s->cursor < s->nr &&
-	       s->recs[s->cursor].ip - addr < SITE_SYMBOL_SPAN;
+	       ftrace_site_ip(s->recs, s->cursor) - addr < SITE_SYMBOL_SPAN;
 }
 
 /* vmlinux's kallsyms visitor; returns 1 to stop once every name is found. */
@@ -1141,3 +1475,46 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 	kvfree(s.slots);
 	return s.found == cnt ? 0 : -ESRCH;
 }
+
+#if IS_BUILTIN(CONFIG_FTRACE_CORE_KUNIT_TEST)
+/**
+ * ftrace_site_group_build - a group of call sites for the KUnit suite
+ * @mod: the module the addresses stand for, or NULL for vmlinux (which
+ *	 leaves out addresses outside kernel text)
+ * @addrs: call-site addresses (not passed through ftrace_call_adjust(),
+ *	   so made-up ones do), in any order, zeros ignored
+ * @nr: number of addresses
+ * @err: receives 0, -ENOMEM or -ERANGE
+ *
+ * The group is neither NOPed nor published; free it with
+ * ftrace_site_group_free().
+ *
+ * Return: the group, or NULL with *@err set.
+ */
+struct ftrace_site_group *ftrace_site_group_build(struct module *mod,
+						  const unsigned long *addrs,
+						  unsigned int nr, int *err)
+{
+	struct ftrace_site_group *g = site_group_alloc(mod, nr);
+
+	if (!g) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = site_group_fill(g, addrs, addrs + nr, false);
+	if (*err) {
+		site_group_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/**
+ * ftrace_site_group_free - free a group from ftrace_site_group_build()
+ * @g: the group, or NULL
+ */
+void ftrace_site_group_free(struct ftrace_site_group *g)
+{
+	site_group_free(g);
+}
+#endif
