@@ -231,6 +231,7 @@ static inline unsigned long ftrace_site_flags(const struct ftrace_site_group *g,
 
 /* Free the state chunks whose sites are all idle.  ftrace_lock held. */
 void ftrace_sites_reclaim(void);
+void ftrace_sites_reclaim_later(void);
 void ftrace_site_group_reclaim(struct ftrace_site_group *g);
 
 /* Set or clear FTRACE_SITE_OFF_DISABLED (and the state's flag).  ftrace_lock. */

@@ -1971,11 +1971,12 @@ static void site_state_follows_hooking(struct kunit *test)
 	fk_expect_hits(test, p, BIT(FK_A), 1);
 
 	/*
-	 * Idle again: the update freed the chunk (nothing else hooks the
-	 * neighbours of this suite's functions), and the site is still
-	 * known as touched.
+	 * Idle again: the reclaim the update queued frees the chunk (nothing
+	 * else hooks the neighbours of this suite's functions; run it now
+	 * rather than wait a second), and the site is still known as touched.
 	 */
 	mutex_lock(&ftrace_lock);
+	ftrace_sites_reclaim();
 	g = ftrace_site_find(fk_site[FK_A], &i);
 	KUNIT_EXPECT_PTR_EQ(test, ftrace_site_state(g, i), NULL);
 	KUNIT_EXPECT_EQ(test, ftrace_site_cur_addr(g, i), 0UL);

@@ -1304,8 +1304,7 @@ int ftrace_sites_update(int command)
 
 	if (old)
 		site_retire(old);
-	/* No reader of a generation touches the state chunks this frees. */
-	ftrace_sites_reclaim();
+	ftrace_sites_reclaim_later();
 	return 0;
 }
 

@@ -355,6 +355,33 @@ void ftrace_sites_reclaim(void)
 			ftrace_site_group_reclaim(g);
 }
 
+static void site_reclaim_work_fn(struct work_struct *work)
+{
+	mutex_lock(&ftrace_lock);
+	ftrace_sites_reclaim();
+	mutex_unlock(&ftrace_lock);
+}
+
+static DECLARE_DELAYED_WORK(site_reclaim_work, site_reclaim_work_fn);
+
+/**
+ * ftrace_sites_reclaim_later - free idle state chunks a second from now
+ *
+ * Called at the end of each update.  The delay keeps the chunks of a
+ * detach for an attach that follows at once (tools that switch tracers or
+ * filters do that), which would otherwise allocate and fill them again;
+ * each further update pushes the reclaim back.  Nothing that reads a
+ * site generation touches the chunks, so they may go at any time.
+ *
+ * Context: any that may queue work.
+ */
+void ftrace_sites_reclaim_later(void)
+{
+	/* Updates at boot can come before workqueues exist: the next one will do. */
+	if (system_unbound_wq)
+		mod_delayed_work(system_unbound_wq, &site_reclaim_work, HZ);
+}
+
 /* ---- filling a group ---------------------------------------------------- */
 
 static int site_off_cmp(const void *a, const void *b)
