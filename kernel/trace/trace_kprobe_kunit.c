@@ -476,7 +476,7 @@ static void quick_loads_store_what_the_interpreter_does(struct kunit *test)
 	tkk_remove(test, "quick");
 
 	KUNIT_ASSERT_EQ(test, tk_test_run("r:kunit/rquick " TKK_FUNC
-					  " rv=$retval:s16 w=$stack1 r=$retval"),
+					  " rv=$retval:s16 w=$stack1 r=$retval:u64"),
 			0);
 	tkk_expect_same_record(test, "rquick", &regs, 3, quick);
 	KUNIT_EXPECT_EQ(test, get_unaligned((unsigned long *)(quick + 2 +
