@@ -37,62 +37,10 @@
  *    leaves the pc on the probe only skips the post_handler.
  *  - Once ftrace_kill() has run (kprobe_ftrace_disabled), nothing runs.
  */
-#include <linux/ftrace.h>
-#include <linux/kprobes.h>
-#include <linux/percpu.h>
-#include <linux/ptrace.h>
+#include <linux/kprobe_site.h>
 #include <linux/string.h>
-#include <linux/trace_recursion.h>
 
 #include <asm/insn.h>
-
-/* The enabled kprobe at @site, unless kprobes on call sites are off. */
-static __always_inline struct kprobe *kfh_live_probe(unsigned long site)
-{
-	struct kprobe *p;
-
-	if (unlikely(kprobe_ftrace_disabled))
-		return NULL;
-	p = get_kprobe((kprobe_opcode_t *)site);
-	if (!p || kprobe_disabled(p))
-		return NULL;
-	return p;
-}
-
-/* One hit of @p at @site, with @regs the caller's frame or NULL. */
-static __always_inline void kfh_hit(struct kprobe *p, struct pt_regs *regs,
-				    unsigned long site)
-{
-	struct kprobe_ctlblk *kcb;
-	unsigned long resume;
-
-	if (unlikely(!regs || kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
-		return;
-	}
-
-	kcb = get_kprobe_ctlblk();
-	resume = instruction_pointer(regs);
-	__this_cpu_write(current_kprobe, p);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	instruction_pointer_set(regs, site);
-
-	if (p->pre_handler && p->pre_handler(p, regs)) {
-		/* Redirected: the function resumes where the handler said. */
-		if (instruction_pointer(regs) == site)
-			instruction_pointer_set(regs, resume);
-		reset_current_kprobe();
-		return;
-	}
-
-	if (p->post_handler) {
-		instruction_pointer_set(regs, site + AARCH64_INSN_SIZE);
-		kcb->kprobe_status = KPROBE_HIT_SSDONE;
-		p->post_handler(p, regs, 0);
-	}
-	instruction_pointer_set(regs, resume);
-	reset_current_kprobe();
-}
 
 /**
  * kprobe_ftrace_handler - run the kprobe at a hooked call site
@@ -111,20 +59,9 @@ void notrace kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *ops,
 				   struct ftrace_regs *fregs)
 {
-	struct kprobe *p;
-	int rbit;
-
-	/* Also keeps preemption off until the unlock. */
-	rbit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (rbit < 0)
-		return;
-
-	p = kfh_live_probe(ip);
-	if (p)
-		kfh_hit(p, ftrace_get_regs(fregs), ip);
-
-	ftrace_test_recursion_unlock(rbit);
+	kprobe_site_handle(ip, parent_ip, fregs, 0, AARCH64_INSN_SIZE);
 }
+
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);
 
 /**

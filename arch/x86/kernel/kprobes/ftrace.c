@@ -42,68 +42,13 @@
  *  - Once ftrace_kill() has run (kprobe_ftrace_disabled), nothing runs.
  *
  * The hit path may be neither probed (NOKPROBE_SYMBOL) nor traced
- * (notrace); its helpers are inlined into kprobe_ftrace_handler().
+ * (notrace); the hit itself, shared with arm64, is inlined from
+ * <linux/kprobe_site.h>.
  */
-#include <linux/ftrace.h>
-#include <linux/kprobes.h>
-#include <linux/percpu.h>
-#include <linux/ptrace.h>
+#include <linux/kprobe_site.h>
 #include <linux/string.h>
-#include <linux/trace_recursion.h>
 
 #include <asm/text-patching.h>
-
-/*
- * The kprobe to run for a hit at @site: enabled, and kprobes on call sites
- * not shut off by ftrace_kill().  NULL when there is none.
- */
-static __always_inline struct kprobe *kfh_live_probe(unsigned long site)
-{
-	struct kprobe *p;
-
-	if (unlikely(kprobe_ftrace_disabled))
-		return NULL;
-	p = get_kprobe((kprobe_opcode_t *)site);
-	if (!p || kprobe_disabled(p))
-		return NULL;
-	return p;
-}
-
-/* One hit of @p at @site, with @regs the caller's frame or NULL. */
-static __always_inline void kfh_hit(struct kprobe *p, struct pt_regs *regs,
-				    unsigned long site)
-{
-	unsigned long trap_ip = site + INT3_INSN_SIZE;
-	struct kprobe_ctlblk *kcb;
-	unsigned long resume_ip;
-
-	if (unlikely(!regs || kprobe_running())) {
-		kprobes_inc_nmissed_count(p);
-		return;
-	}
-
-	kcb = get_kprobe_ctlblk();
-	resume_ip = regs->ip;
-	__this_cpu_write(current_kprobe, p);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	regs->ip = trap_ip;
-
-	if (p->pre_handler && p->pre_handler(p, regs)) {
-		/* Redirected: the function resumes where the handler said. */
-		if (regs->ip == trap_ip)
-			regs->ip = resume_ip;
-		reset_current_kprobe();
-		return;
-	}
-
-	if (p->post_handler) {
-		regs->ip = site + MCOUNT_INSN_SIZE;
-		kcb->kprobe_status = KPROBE_HIT_SSDONE;
-		p->post_handler(p, regs, 0);
-	}
-	regs->ip = resume_ip;
-	reset_current_kprobe();
-}
 
 /**
  * kprobe_ftrace_handler - run the kprobe at a hooked call site
@@ -123,19 +68,7 @@ void notrace kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *ops,
 				   struct ftrace_regs *fregs)
 {
-	struct kprobe *p;
-	int rbit;
-
-	/* Also keeps preemption off until the unlock. */
-	rbit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (rbit < 0)
-		return;
-
-	p = kfh_live_probe(ip);
-	if (p)
-		kfh_hit(p, ftrace_get_regs(fregs), ip);
-
-	ftrace_test_recursion_unlock(rbit);
+	kprobe_site_handle(ip, parent_ip, fregs, INT3_INSN_SIZE, MCOUNT_INSN_SIZE);
 }
 
 NOKPROBE_SYMBOL(kprobe_ftrace_handler);

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hit of a kprobe on a function-hook call site (KPROBE_FLAG_FTRACE),
+ * shared by the architectures' kprobe_ftrace_handler().  What differs
+ * between them is only where a breakpoint at the site would leave the pc
+ * (@trap_ip) and where stepping the site would (@step_ip); the rules are
+ * stated at the top of arch/x86/kernel/kprobes/ftrace.c.
+ *
+ * Included only by those handlers, which may be neither probed nor traced:
+ * everything here is inlined into them.
+ */
+#ifndef _LINUX_KPROBE_SITE_H
+#define _LINUX_KPROBE_SITE_H
+
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/trace_recursion.h>
+
+/* The enabled kprobe at @site, unless kprobes on call sites are off. */
+static __always_inline struct kprobe *kprobe_site_live(unsigned long site)
+{
+	struct kprobe *p;
+
+	if (unlikely(kprobe_ftrace_disabled))
+		return NULL;
+	p = get_kprobe((kprobe_opcode_t *)site);
+	if (!p || kprobe_disabled(p))
+		return NULL;
+	return p;
+}
+
+/*
+ * One hit of @p, with @regs the caller's frame or NULL: the pre_handler
+ * sees the pc at @trap_ip, the post_handler at @step_ip; the pc leaves as
+ * it came unless the pre_handler returned non-zero after moving it.
+ */
+static __always_inline void kprobe_site_hit(struct kprobe *p,
+					    struct pt_regs *regs,
+					    unsigned long trap_ip,
+					    unsigned long step_ip)
+{
+	struct kprobe_ctlblk *kcb;
+	unsigned long resume;
+
+	if (unlikely(!regs || kprobe_running())) {
+		kprobes_inc_nmissed_count(p);
+		return;
+	}
+
+	kcb = get_kprobe_ctlblk();
+	resume = instruction_pointer(regs);
+	__this_cpu_write(current_kprobe, p);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	instruction_pointer_set(regs, trap_ip);
+
+	if (p->pre_handler && p->pre_handler(p, regs)) {
+		/* Redirected: the function resumes where the handler said. */
+		if (instruction_pointer(regs) == trap_ip)
+			instruction_pointer_set(regs, resume);
+		reset_current_kprobe();
+		return;
+	}
+
+	if (p->post_handler) {
+		instruction_pointer_set(regs, step_ip);
+		kcb->kprobe_status = KPROBE_HIT_SSDONE;
+		p->post_handler(p, regs, 0);
+	}
+	instruction_pointer_set(regs, resume);
+	reset_current_kprobe();
+}
+
+/*
+ * The body of kprobe_ftrace_handler() for a site at @ip whose trap and
+ * step pcs are @ip + @trap_off and @ip + @step_off.
+ */
+static __always_inline void kprobe_site_handle(unsigned long ip,
+					       unsigned long parent_ip,
+					       struct ftrace_regs *fregs,
+					       unsigned int trap_off,
+					       unsigned int step_off)
+{
+	struct kprobe *p;
+	int rbit;
+
+	/* Also keeps preemption off until the unlock. */
+	rbit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (rbit < 0)
+		return;
+
+	p = kprobe_site_live(ip);
+	if (p)
+		kprobe_site_hit(p, ftrace_get_regs(fregs), ip + trap_off,
+				ip + step_off);
+
+	ftrace_test_recursion_unlock(rbit);
+}
+
+#endif /* _LINUX_KPROBE_SITE_H */
