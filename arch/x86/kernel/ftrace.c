@@ -283,13 +283,12 @@ static_assert(offsetof(struct pcpu_hot, preempt_count) ==
 extern const u8 ftrace_caller_op_ref[], ftrace_caller_end[];
 extern const u8 ftrace_regs_caller_op_ref[], ftrace_regs_caller_end[];
 
-/* "movq disp32(%rip), %rdx; nopl (%rax)" in the template ... */
-static const u8 tramp_op_template[] = { 0x48, 0x8b, 0x15, 0, 0, 0, 0, 0x0f, 0x1f, 0x00 };
+/* "movq disp32(%rip), %rdx" behind three DS prefixes in the template ... */
+static const u8 tramp_op_template[] = { 0x3e, 0x3e, 0x3e, 0x48, 0x8b, 0x15 };
 /* ... becomes "movabs $ops, %rdx" in a trampoline. */
 static const u8 tramp_op_movabs[] = { 0x48, 0xba };
-#define TRAMP_OP_LEN		sizeof(tramp_op_template)
-#define TRAMP_OP_DISP		3	/* the rel32 starts here ... */
-#define TRAMP_OP_NOP		7	/* ... and the nopl here */
+#define TRAMP_OP_LEN		10	/* both forms are this long */
+static_assert(sizeof(tramp_op_movabs) + sizeof(long) == TRAMP_OP_LEN);
 
 /* Where the pieces of a template are. */
 struct tramp_layout {
@@ -321,9 +320,7 @@ static bool tramp_template_ok(const struct tramp_layout *t)
 {
 	const u8 *op = t->op_ref;
 
-	if (memcmp(op, tramp_op_template, TRAMP_OP_DISP) ||
-	    memcmp(op + TRAMP_OP_NOP, tramp_op_template + TRAMP_OP_NOP,
-		   TRAMP_OP_LEN - TRAMP_OP_NOP))
+	if (memcmp(op, tramp_op_template, sizeof(tramp_op_template)))
 		return false;
 	return *t->call == CALL_INSN_OPCODE && t->call >= op + TRAMP_OP_LEN &&
 	       t->call + CALL_INSN_SIZE <= t->end;

@@ -43,9 +43,11 @@
  *    non-zero afterwards, the caller enters that address instead of
  *    returning, with the stack as the call site's own call would have left
  *    it (direct calls, which always use ftrace_regs_caller).
- *  - ax, cx, dx, si, di, r8, r9 and bp (and in ftrace_regs_caller every
+ *  - ax, cx, dx, si, di, r8 and r9 (and in ftrace_regs_caller every
  *    register and the flags) are popped from the frame before the traced
- *    function resumes, so a callback may change them through fregs.
+ *    function resumes, so a callback may change them through fregs; bp
+ *    is stored but in ftrace_caller reloaded only with FRAME_POINTER
+ *    (nothing sets it through an ftrace_regs).
  *  - The op load, the call slot fetch and the callback run with
  *    preemption off (PREEMPTION kernels), see fh_preempt_off.
  *  - Everything from a caller's symbol to its *_end label is copied into
@@ -204,7 +206,18 @@ SYM_FUNC_END(ftrace_stub_graph)
 	fh_arg_slot \dir, rax, RAX
 	fh_arg_slot \dir, r8, R8
 	fh_arg_slot \dir, r9, R9
+	/*
+	 * bp is stored for ftrace_regs_get_frame_pointer().  Only
+	 * fh_link_frames changes it here, and the callback preserves it
+	 * (callee-saved), so it is loaded back only with frame pointers.
+	 */
+#ifndef CONFIG_FRAME_POINTER
+	.ifc \dir, to
+#endif
 	fh_arg_slot \dir, rbp, RBP
+#ifndef CONFIG_FRAME_POINTER
+	.endif
+#endif
 .endm
 
 /* pt_regs slots above di: orig_ax, ip, cs, flags, sp, ss */
@@ -262,11 +275,13 @@ SYM_FUNC_END(ftrace_stub_graph)
 
 /*
  * The ops argument.  Trampolines overwrite these 10 bytes with
- * "movabs $ops, %rdx" (ftrace.c checks the bytes before it does).
+ * "movabs $ops, %rdx" (ftrace.c checks the bytes before it does).  Three
+ * ignored DS prefixes pad the 7-byte load to 10 bytes, so the shared
+ * caller runs one instruction here, not a load and a NOP.
  */
 .macro fh_load_op
+	.byte	0x3e, 0x3e, 0x3e
 	movq	function_trace_op(%rip), %rdx
-	nopl	(%rax)
 .endm
 
 /*
@@ -318,6 +333,8 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	fh_frame_resume_at 0
 	fh_arg_regs from
 	addq	$FH_AREA, %rsp
+	/* bp's slot was a save to objtool, but bp never changed (no reload) */
+	UNWIND_HINT_FUNC
 	RET
 SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -392,6 +409,8 @@ SYM_FUNC_START(__fentry__)
 	fh_frame_resume_at 0
 	fh_arg_regs from
 	addq	$FH_AREA, %rsp
+	/* bp's slot was a save to objtool, but bp never changed (no reload) */
+	UNWIND_HINT_FUNC
 	RET
 SYM_FUNC_END(__fentry__)
 EXPORT_SYMBOL(__fentry__)
