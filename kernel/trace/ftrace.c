@@ -629,9 +629,12 @@ static bool ftrace_removal_needs_tasks(struct ftrace_ops *ops)
  * removals published so far, and those queued behind it find their ticket
  * covered and return without a grace period of their own.
  */
-static DEFINE_MUTEX(ftrace_removal_mutex);
 static unsigned long ftrace_removal_ticket;	/* last one handed out; ftrace_lock */
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* Without call-site records every removal waits itself: no tickets. */
+static DEFINE_MUTEX(ftrace_removal_mutex);
 static unsigned long ftrace_removal_covered;	/* ftrace_removal_mutex */
+#endif
 
 static void ftrace_removal_wait(unsigned long ticket)
 {
