@@ -181,6 +181,20 @@ static void nop5_table_remove(struct nop5_table *t)
 	call_rcu_tasks_trace(&t->rcu, nop5_table_free_rcu);
 }
 
+/*
+ * Empty entry @i of @t; nop5_table_lock held.  Unpublished before the
+ * reference goes: a reader that starts later must not find the uprobe.
+ */
+static void nop5_table_clear(struct nop5_table *t, int i)
+{
+	struct uprobe *uprobe = t->uprobe[i];
+
+	if (!uprobe)
+		return;
+	WRITE_ONCE(t->uprobe[i], NULL);
+	uprobe_site_drop(uprobe);
+}
+
 /* The entry of @slot in @mm: the uprobe @uprobe (one reference given). */
 static void nop5_table_set(struct mm_struct *mm, unsigned long slot,
 			   unsigned long site, struct uprobe *uprobe)
@@ -204,10 +218,7 @@ static void nop5_table_set(struct mm_struct *mm, unsigned long slot,
 		hash_add_rcu(nop5_tables, &t->node, nop5_table_key(mm, base));
 		nop5_nr_tables++;
 	}
-	if (t->uprobe[i]) {
-		uprobe_site_drop(t->uprobe[i]);
-		WRITE_ONCE(t->uprobe[i], NULL);
-	}
+	nop5_table_clear(t, i);
 	WRITE_ONCE(t->site[i], site);
 	/* a reader that sees the uprobe sees the site */
 	smp_store_release(&t->uprobe[i], uprobe);
@@ -227,10 +238,8 @@ static void nop5_table_clear_site(struct mm_struct *mm, unsigned long site)
 		if (t->mm != mm)
 			continue;
 		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			if (t->site[i] != site || !t->uprobe[i])
-				continue;
-			uprobe_site_drop(t->uprobe[i]);
-			WRITE_ONCE(t->uprobe[i], NULL);
+			if (t->site[i] == site)
+				nop5_table_clear(t, i);
 		}
 	}
 out:
@@ -256,10 +265,8 @@ void arch_uprobe_forget(struct uprobe *uprobe, struct arch_uprobe *auprobe)
 	mutex_lock(&nop5_table_lock);
 	hash_for_each(nop5_tables, bkt, t, node) {
 		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			if (t->uprobe[i] != uprobe)
-				continue;
-			uprobe_site_drop(uprobe);
-			WRITE_ONCE(t->uprobe[i], NULL);
+			if (t->uprobe[i] == uprobe)
+				nop5_table_clear(t, i);
 		}
 	}
 	mutex_unlock(&nop5_table_lock);
