@@ -17,6 +17,8 @@ total.  Example:
     workbench/itrace.py stock-distro kmulti ret
     workbench/itrace.py ours event kprobe      # a kprobe event hit (also
                                                # kretprobe, fprobe, fexit)
+    workbench/itrace.py ours uprobe nop5       # a uprobe event hit on
+                                               # wb-demo's 5-byte NOP site
 
 The raw program counters, the symbolised trace and the console log stay in
 build/KIND/runs/itrace-TAG/.  QEMU is killed at the end or after a timeout.
@@ -93,7 +95,8 @@ def main():
     for f in (console, results):
         open(f, 'w').close()
     kmulti = o.args[:1] == ['kmulti']
-    args = list(o.args) + ([] if kmulti else ['spin=600'])
+    user = o.args[:1] == ['uprobe']
+    args = list(o.args) + ([] if kmulti or user else ['spin=600'])
     target = '__x64_sys_getpgid' if kmulti else 'wb_fpb_target'
     cmd = qemu.qemu_cmd(o.kind, 'itrace', args, 'tcg', rundir, [], False)
     cmd += ['-gdb', 'tcp:127.0.0.1:%d' % o.port]
@@ -110,6 +113,13 @@ def main():
                 sys.exit('[itrace] guest ended or timed out before spinning; '
                          'see ' + console)
             time.sleep(2)
+            if user:
+                # a user-space site: the job names it once a thread runs it
+                m = re.search(r'^wb: itrace: user target ([0-9a-f]{16})$',
+                              open(results, errors='replace').read(), re.M)
+                if m:
+                    addr = int(m.group(1), 16)
+                continue
             # the job lists the module's symbols once it spins
             m = re.search(r'^([0-9a-f]{16}) [tT] %s\b' % target,
                           open(results, errors='replace').read(), re.M)
@@ -131,6 +141,12 @@ def main():
 
     extra = [line for line in open(results, errors='replace')
              if re.match(r'[0-9a-f]{16} [tT] ', line)]
+    if user:
+        # wb-demo is static and not position-independent: its own symbols
+        demo = os.path.join(qemu.BUILD, o.kind, 'guest', 'root', 'usr',
+                            'bin', 'wb-demo')
+        extra += subprocess.run(['nm', '-n', demo], capture_output=True,
+                                text=True, check=True).stdout.splitlines()
     vmlinux = os.path.join(qemu.BUILD, o.kind, 'obj', 'vmlinux')
     syms = symbols(vmlinux, [' '.join(line.split()[:3]) for line in extra])
     addrs = [a for a, _ in syms]

@@ -620,6 +620,8 @@ static bool uprobe_fill_args(struct uprobe_hit *hit, void *data)
 		memcpy(data, hit->scratch->data, hit->scratch->len);
 		return true;
 	}
+	if (!tp->nr_args)
+		return true;
 	if (hit->tu->fetch_direct) {
 		store_trace_args(data, tp, hit->regs, &hit->udd, hdr, 0);
 		return true;
@@ -632,6 +634,29 @@ static bool uprobe_fill_args(struct uprobe_hit *hit, void *data)
 	faulted = __this_cpu_read(uprobe_fetch_faulted);
 	pagefault_enable();
 	return !faulted;
+}
+
+/*
+ * The record of uprobe_trace_one() written straight into the instance's
+ * ring buffer, for a file that has nothing to decide per record (see
+ * tprobe_rec_direct()); the same bytes, without the general pair's
+ * bookkeeping.
+ */
+static bool uprobe_trace_direct(struct uprobe_hit *hit,
+				struct trace_event_file *file, int size)
+{
+	struct tprobe_rec direct;
+	struct uprobe_record *rec;
+
+	rec = tprobe_rec_reserve(&direct, file, size);
+	if (!rec)
+		return true;
+	if (!uprobe_fill_args(hit, uprobe_fill_addrs(hit, rec))) {
+		__trace_event_discard_commit(direct.buffer, direct.event);
+		return false;
+	}
+	tprobe_rec_commit(&direct);
+	return true;
 }
 
 /*
@@ -651,6 +676,8 @@ static bool uprobe_trace_one(struct uprobe_hit *hit,
 
 	size = uprobe_record_hdr_size(tu_is_return(hit->tu)) +
 	       uprobe_hit_args_size(hit);
+	if (tprobe_rec_direct(file))
+		return uprobe_trace_direct(hit, file, size);
 	rec = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!rec)
 		return true;
@@ -687,6 +714,40 @@ static int uprobe_trace_links(struct uprobe_hit *hit, int skip)
 }
 
 /*
+ * uprobe_trace_links() for an event whose arguments read no memory (none
+ * at all, or registers and constants only): no fetch can fault, so a
+ * record is written in one pass, straight into the ring buffer where the
+ * file allows it.
+ */
+static void uprobe_trace_regs_only(struct uprobe_hit *hit)
+{
+	struct trace_uprobe *tu = hit->tu;
+	int hdr = uprobe_record_hdr_size(tu_is_return(tu));
+	struct trace_event_file *file;
+	struct event_file_link *link;
+	struct tprobe_rec direct;
+	void *rec;
+
+	rcu_read_lock();
+	trace_probe_for_each_link_rcu(link, &tu->tp) {
+		file = link->file;
+		if (unlikely(!tprobe_rec_direct(file))) {
+			uprobe_trace_one(hit, file);
+			continue;
+		}
+		rec = tprobe_rec_reserve(&direct, file, hdr + tu->tp.size);
+		if (!rec)
+			continue;
+		rec = uprobe_fill_addrs(hit, rec);
+		if (tu->tp.nr_args)
+			store_trace_args(rec, &tu->tp, hit->regs, &hit->udd,
+					 hdr, 0);
+		tprobe_rec_commit(&direct);
+	}
+	rcu_read_unlock();
+}
+
+/*
  * Write one record to every instance the event is enabled in.  Arguments
  * are first fetched straight into each record; the pages they live in are
  * nearly always present, as the probed code has just used them.  Only when
@@ -696,6 +757,10 @@ static void uprobe_trace_hit(struct uprobe_hit *hit)
 {
 	int done;
 
+	if (hit->tu->fetch_direct && !hit->scratch) {
+		uprobe_trace_regs_only(hit);
+		return;
+	}
 	if (hit->tu->has_strings && !hit->scratch)
 		hit->dyn = uprobe_hit_measure(hit);
 

@@ -35,6 +35,21 @@
  * address space.  exec() starts from a new address space: the next hit
  * traps and optimizes again.
  *
+ * Each address space keeps, for each of its trampoline pages, a table from
+ * slot to the uprobe the slot's site belongs to (struct nop5_table, found
+ * by address space and page in a small hash).  An entry is set when the
+ * site is optimized and holds a reference to the uprobe; sys_uprobe()
+ * reads it under rcu_read_lock_trace() and runs the consumers without
+ * mmap_lock, VMA or uprobe-tree lookups.  An entry goes (and its reference
+ * with it) when the site is restored in that address space, when the
+ * uprobe loses its last consumer (arch_uprobe_forget(): the address space
+ * may no longer map the site, so nothing else would restore it), when the
+ * trampoline page is unmapped and when the address space is torn down.
+ * fork() copies the parent's tables for the child.  Without an entry the
+ * system call falls back to the lookup by address, which is always right:
+ * a task that jumped to its slot just before the probe went away finds no
+ * uprobe and just steps over the NOP.
+ *
  * Text changes follow the usual protocol for code other threads may be
  * running: with the int3 in place, write the four tail bytes, serialize
  * every CPU, write the first byte, serialize again; back to the NOP it is
@@ -43,10 +58,13 @@
  * private copy of the text page (which uprobes made when it placed the
  * int3) under mmap_lock, so the file and other processes never see it.
  */
+#include <linux/hashtable.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate_trace.h>
+#include <linux/slab.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
@@ -97,6 +115,248 @@ struct nop5_saved {
 /* Serializes slot allocation: after fork() a page serves several mms. */
 static DEFINE_MUTEX(nop5_slot_lock);
 
+/*
+ * The table of one trampoline page in one address space.  @site[i] is
+ * written once, with the slot (the page's slot code never changes); it is
+ * set before @uprobe[i] is published.  @uprobe[i] holds a reference.
+ */
+struct nop5_table {
+	struct hlist_node	node;		/* in nop5_tables */
+	struct mm_struct	*mm;
+	unsigned long		base;		/* the trampoline page */
+	struct rcu_head		rcu;
+	unsigned long		site[NOP5_SLOTS_PER_PAGE];
+	struct uprobe		*uprobe[NOP5_SLOTS_PER_PAGE];
+};
+
+#define NOP5_TABLE_BITS		6
+
+/*
+ * nop5_table_lock guards every change to the tables and to the hash; it
+ * nests inside mmap_lock and inside a uprobe's register_rwsem.  Readers
+ * use rcu_read_lock_trace(), which also keeps the uprobes they find alive
+ * (uprobes are freed after an RCU-tasks-trace grace period).
+ */
+static DEFINE_HASHTABLE(nop5_tables, NOP5_TABLE_BITS);
+static DEFINE_MUTEX(nop5_table_lock);
+static unsigned int nop5_nr_tables;
+
+static unsigned long nop5_table_key(struct mm_struct *mm, unsigned long base)
+{
+	return (unsigned long)mm ^ base;
+}
+
+/* The table of the page at @base in @mm; under the lock or RCU-tasks-trace. */
+static struct nop5_table *nop5_table_find(struct mm_struct *mm,
+					  unsigned long base)
+{
+	struct nop5_table *t;
+
+	hash_for_each_possible_rcu(nop5_tables, t, node,
+				   nop5_table_key(mm, base),
+				   lockdep_is_held(&nop5_table_lock) ||
+				   rcu_read_lock_trace_held()) {
+		if (t->mm == mm && t->base == base)
+			return t;
+	}
+	return NULL;
+}
+
+static void nop5_table_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct nop5_table, rcu));
+}
+
+/* Unhash @t and drop its references; nop5_table_lock held. */
+static void nop5_table_remove(struct nop5_table *t)
+{
+	int i;
+
+	hash_del_rcu(&t->node);
+	nop5_nr_tables--;
+	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+		if (t->uprobe[i])
+			uprobe_site_drop(t->uprobe[i]);
+	}
+	call_rcu_tasks_trace(&t->rcu, nop5_table_free_rcu);
+}
+
+/*
+ * Empty entry @i of @t; nop5_table_lock held.  Unpublished before the
+ * reference goes: a reader that starts later must not find the uprobe.
+ */
+static void nop5_table_clear(struct nop5_table *t, int i)
+{
+	struct uprobe *uprobe = t->uprobe[i];
+
+	if (!uprobe)
+		return;
+	WRITE_ONCE(t->uprobe[i], NULL);
+	uprobe_site_drop(uprobe);
+}
+
+/* The entry of @slot in @mm: the uprobe @uprobe (one reference given). */
+static void nop5_table_set(struct mm_struct *mm, unsigned long slot,
+			   unsigned long site, struct uprobe *uprobe)
+{
+	unsigned long base = slot & PAGE_MASK;
+	int i = offset_in_page(slot) / NOP5_SLOT_SIZE;
+	struct nop5_table *t;
+
+	mutex_lock(&nop5_table_lock);
+	t = nop5_table_find(mm, base);
+	if (!t) {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+		if (!t) {
+			/* no entry: the lookup by address serves this site */
+			mutex_unlock(&nop5_table_lock);
+			uprobe_site_drop(uprobe);
+			return;
+		}
+		t->mm = mm;
+		t->base = base;
+		hash_add_rcu(nop5_tables, &t->node, nop5_table_key(mm, base));
+		nop5_nr_tables++;
+	}
+	nop5_table_clear(t, i);
+	WRITE_ONCE(t->site[i], site);
+	/* a reader that sees the uprobe sees the site */
+	smp_store_release(&t->uprobe[i], uprobe);
+	mutex_unlock(&nop5_table_lock);
+}
+
+/* Clear every entry of @mm for @site. */
+static void nop5_table_clear_site(struct mm_struct *mm, unsigned long site)
+{
+	struct nop5_table *t;
+	int bkt, i;
+
+	mutex_lock(&nop5_table_lock);
+	if (!nop5_nr_tables)
+		goto out;
+	hash_for_each(nop5_tables, bkt, t, node) {
+		if (t->mm != mm)
+			continue;
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			if (t->site[i] == site)
+				nop5_table_clear(t, i);
+		}
+	}
+out:
+	mutex_unlock(&nop5_table_lock);
+}
+
+/**
+ * arch_uprobe_forget - x86-64: drop the slot entries of a uprobe
+ * @uprobe: a uprobe that just lost its last consumer
+ * @auprobe: its architecture part
+ *
+ * Address spaces that still map the site had it restored (and their entry
+ * cleared) already; this clears the entries of those that do not, so that
+ * no table keeps the uprobe alive after its last unregistration.
+ */
+void arch_uprobe_forget(struct uprobe *uprobe, struct arch_uprobe *auprobe)
+{
+	struct nop5_table *t;
+	int bkt, i;
+
+	if (memcmp(auprobe->insn, nop5_insn, NOP5_LEN))
+		return;
+	mutex_lock(&nop5_table_lock);
+	hash_for_each(nop5_tables, bkt, t, node) {
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			if (t->uprobe[i] == uprobe)
+				nop5_table_clear(t, i);
+		}
+	}
+	mutex_unlock(&nop5_table_lock);
+}
+
+/**
+ * arch_uprobe_dup_mmap - x86-64: copy the slot tables for a child
+ * @oldmm: the parent's address space (mmap_lock held for writing)
+ * @newmm: the child's, being built
+ *
+ * The child maps the same trampoline pages and the same text, so the
+ * parent's entries hold for it too.  A table that cannot be copied is
+ * left out: the child then looks its uprobes up by address.
+ */
+void arch_uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
+{
+	struct nop5_table *t, *c;
+	struct hlist_node *tmp;
+	HLIST_HEAD(copies);
+	int bkt, i;
+
+	mutex_lock(&nop5_table_lock);
+	if (!nop5_nr_tables)
+		goto out;
+	hash_for_each(nop5_tables, bkt, t, node) {
+		if (t->mm != oldmm)
+			continue;
+		c = kmemdup(t, sizeof(*t), GFP_KERNEL);
+		if (!c)
+			continue;
+		c->mm = newmm;
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			if (c->uprobe[i])
+				uprobe_site_get(c->uprobe[i]);
+		}
+		/* not into the hash while walking it */
+		hlist_add_head(&c->node, &copies);
+	}
+	hlist_for_each_entry_safe(c, tmp, &copies, node) {
+		hlist_del(&c->node);
+		hash_add_rcu(nop5_tables, &c->node,
+			     nop5_table_key(newmm, c->base));
+		nop5_nr_tables++;
+	}
+out:
+	mutex_unlock(&nop5_table_lock);
+}
+
+/**
+ * arch_uprobe_clear_state - x86-64: free the slot tables of an address space
+ * @mm: the address space, being torn down
+ */
+void arch_uprobe_clear_state(struct mm_struct *mm)
+{
+	struct hlist_node *tmp;
+	struct nop5_table *t;
+	int bkt;
+
+	mutex_lock(&nop5_table_lock);
+	if (nop5_nr_tables) {
+		hash_for_each_safe(nop5_tables, bkt, tmp, t, node) {
+			if (t->mm == mm)
+				nop5_table_remove(t);
+		}
+	}
+	mutex_unlock(&nop5_table_lock);
+}
+
+/*
+ * The uprobe of the slot at @slot in the current address space, and its
+ * site; NULL if the table has none.  Under rcu_read_lock_trace().
+ */
+static struct uprobe *nop5_table_lookup(unsigned long slot,
+					unsigned long *site)
+{
+	struct nop5_table *t;
+	struct uprobe *uprobe;
+	int i;
+
+	t = nop5_table_find(current->mm, slot & PAGE_MASK);
+	if (!t)
+		return NULL;
+	i = offset_in_page(slot) / NOP5_SLOT_SIZE;
+	/* pairs with the smp_store_release() in nop5_table_set() */
+	uprobe = smp_load_acquire(&t->uprobe[i]);
+	if (uprobe)
+		*site = READ_ONCE(t->site[i]);
+	return uprobe;
+}
+
 static vm_fault_t nop5_fault(const struct vm_special_mapping *sm,
 			     struct vm_area_struct *vma, struct vm_fault *vmf)
 {
@@ -111,10 +371,24 @@ static int nop5_mremap(const struct vm_special_mapping *sm,
 	return -EINVAL;
 }
 
+/* Unmapped: its table goes (a new page may later take the same address). */
+static void nop5_close(const struct vm_special_mapping *sm,
+		       struct vm_area_struct *vma)
+{
+	struct nop5_table *t;
+
+	mutex_lock(&nop5_table_lock);
+	t = nop5_table_find(vma->vm_mm, vma->vm_start);
+	if (t)
+		nop5_table_remove(t);
+	mutex_unlock(&nop5_table_lock);
+}
+
 static const struct vm_special_mapping nop5_mapping = {
 	.name	= "[uprobes-nop5]",
 	.fault	= nop5_fault,
 	.mremap	= nop5_mremap,
+	.close	= nop5_close,
 };
 
 static bool nop5_probed(struct arch_uprobe *auprobe)
@@ -299,13 +573,15 @@ out:
 }
 
 /*
- * Turn the int3 at @site of the current mm into a jump to a slot.  Any
- * failure leaves the breakpoint as it is.
+ * Turn the int3 at @site of the current mm into a jump to a slot, and make
+ * the slot's entry name @auprobe's uprobe.  Any failure leaves the
+ * breakpoint as it is.
  */
-static void nop5_optimize(unsigned long site)
+static void nop5_optimize(struct arch_uprobe *auprobe, unsigned long site)
 {
 	struct mm_struct *mm = current->mm;
 	u8 text[NOP5_LEN], jmp[NOP5_LEN];
+	struct uprobe *uprobe;
 	struct page *page;
 	unsigned long slot;
 
@@ -314,9 +590,21 @@ static void nop5_optimize(unsigned long site)
 	if (!nop5_peek(mm, site, text) || text[0] != NOP5_OPC_INT3 ||
 	    memcmp(text + 1, nop5_insn + 1, NOP5_LEN - 1))
 		goto unlock;
-	slot = nop5_slot(mm, site);
-	if (!slot)
+	/*
+	 * Under mmap_lock: an unregistration that removed the last consumer
+	 * after this still has to restore the site here, which clears the
+	 * entry; one that removed it before leaves no reference to take.
+	 */
+	uprobe = uprobe_site_hold(auprobe);
+	if (!uprobe)
 		goto unlock;
+	slot = nop5_slot(mm, site);
+	if (!slot) {
+		uprobe_site_drop(uprobe);
+		goto unlock;
+	}
+	/* before the jump: a task that takes it finds the entry */
+	nop5_table_set(mm, slot, site, uprobe);
 
 	/* our own copy of the text page (uprobes made one for the int3) */
 	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
@@ -346,6 +634,8 @@ static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 	u8 text[NOP5_LEN], int3 = NOP5_OPC_INT3;
 	struct page *page;
 
+	/* whatever the text is now, no entry of this mm names the site */
+	nop5_table_clear_site(mm, site);
 	if (!nop5_peek(mm, site, text) || !nop5_is_our_jmp(mm, site, text))
 		return;
 	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
@@ -376,7 +666,7 @@ static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 bool arch_uprobe_ignore(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
 	if (nop5_probed(auprobe) && user_64bit_mode(regs))
-		nop5_optimize(instruction_pointer(regs));
+		nop5_optimize(auprobe, instruction_pointer(regs));
 	return false;
 }
 
@@ -422,27 +712,70 @@ int set_orig_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
 				   *(uprobe_opcode_t *)&auprobe->insn);
 }
 
+/* The site of the slot that entered at @at, read from the slot; 0 if none. */
+static unsigned long nop5_slot_site(unsigned long at)
+{
+	u8 slot[NOP5_SLOT_SIZE];
+	unsigned long site;
+
+	if (copy_from_user(slot, (void __user *)at, sizeof(slot)) ||
+	    memcmp(slot, nop5_slot_code, sizeof(nop5_slot_code)))
+		return 0;
+	site = get_unaligned((unsigned long *)(slot + NOP5_SLOT_SITE));
+	if (site > TASK_SIZE_MAX - NOP5_LEN)
+		return 0;
+	return site;
+}
+
+/* The three registers the slot pushed, from the user stack at @sp. */
+static bool nop5_get_saved(unsigned long sp, struct nop5_saved *saved)
+{
+	const struct nop5_saved __user *from = (const void __user *)sp;
+
+	if (!user_access_begin(from, sizeof(*from)))
+		return false;
+	unsafe_get_user(saved->r11, &from->r11, fault);
+	unsafe_get_user(saved->cx, &from->cx, fault);
+	unsafe_get_user(saved->ax, &from->ax, fault);
+	user_access_end();
+	return true;
+fault:
+	user_access_end();
+	return false;
+}
+
 /*
  * Entered from a trampoline slot only.  Anything else (no slot code before
  * the caller's syscall instruction) gets -ENXIO and no other change.
+ *
+ * A slot whose entry names a uprobe runs it straight away: entries exist
+ * only for trampoline pages, whose slots user space cannot change, so the
+ * slot code need not be read back.  Otherwise the slot is checked and the
+ * uprobe looked up by address.
  */
 SYSCALL_DEFINE0(uprobe)
 {
 	struct pt_regs *regs = current_pt_regs();
 	unsigned long at = regs->ip - NOP5_SLOT_RET;
-	u8 slot[NOP5_SLOT_SIZE];
+	struct uprobe *uprobe = NULL;
 	struct nop5_saved saved;
-	unsigned long site;
+	unsigned long site = 0;
 
-	if (!IS_ALIGNED(at, NOP5_SLOT_SIZE) ||
-	    copy_from_user(slot, (void __user *)at, sizeof(slot)) ||
-	    memcmp(slot, nop5_slot_code, sizeof(nop5_slot_code)))
-		return -ENXIO;
-	site = get_unaligned((unsigned long *)(slot + NOP5_SLOT_SITE));
-	if (!site || site > TASK_SIZE_MAX - NOP5_LEN)
+	if (!IS_ALIGNED(at, NOP5_SLOT_SIZE))
 		return -ENXIO;
 
-	if (copy_from_user(&saved, (void __user *)regs->sp, sizeof(saved))) {
+	rcu_read_lock_trace();
+	uprobe = nop5_table_lookup(at, &site);
+	if (!uprobe) {
+		rcu_read_unlock_trace();
+		site = nop5_slot_site(at);
+		if (!site)
+			return -ENXIO;
+	}
+
+	if (!nop5_get_saved(regs->sp, &saved)) {
+		if (uprobe)
+			rcu_read_unlock_trace();
 		force_sig(SIGSEGV);
 		return -EFAULT;
 	}
@@ -455,7 +788,12 @@ SYSCALL_DEFINE0(uprobe)
 	/* not a system call to restart or report from here on */
 	regs->orig_ax = -1;
 
-	uprobe_run_site(regs, site);
+	if (uprobe) {
+		uprobe_site_run(uprobe, regs);
+		rcu_read_unlock_trace();
+	} else {
+		uprobe_run_site(regs, site);
+	}
 
 	/* the NOP itself, unless a handler sent the task elsewhere */
 	if (regs->ip == site)

@@ -13,6 +13,25 @@ if [ "$1" = kmulti ]; then
 	wait
 	exit 0
 fi
+# With "uprobe nop5", a uprobe event (no fetch argument) on the 5-byte NOP
+# site of wb-demo, which one thread of "wb-demo nop5" runs in a loop; the
+# job prints the site's address and the trampoline's mapping for the host.
+if [ "$1" = uprobe ]; then
+	T=/sys/kernel/tracing
+	off=$(awk '$1 == "wb_demo_nop5_site" { print $2 }' /wb/share/wb-demo.offsets)
+	echo "p:wbtrace/nop5 /usr/bin/wb-demo:$off" >> $T/uprobe_events ||
+		echo "wb: itrace: uprobe refused"
+	echo 1 > $T/events/wbtrace/nop5/enable
+	wb-demo nop5 2000000000 1 > /dev/null &
+	pid=$!
+	sleep 3
+	tramp=$(awk '/uprobes-nop5/ { split($1, r, "-"); print r[1] }' /proc/$pid/maps)
+	[ -z "$tramp" ] || printf '%016x t nop5_trampoline_page\n' $((0x$tramp))
+	site=$(wb-demo where | awk '$1 == "wb_demo_nop5_site" { print $2 }')
+	printf 'wb: itrace: user target %016x\n' $((site))
+	wait
+	exit 0
+fi
 # With "event KIND" first (kprobe, kretprobe, fprobe, fexit), the probe is
 # a probe event on the module's target, defined and enabled while the
 # module spins (mode=none).

@@ -9,9 +9,10 @@
  *   wb-perf-uprobe pmu PATH OFFSET [ret]
  *                     a probe made by the uprobe PMU on PATH at file offset
  *                     OFFSET (a return probe with "ret")
- *   wb-perf-uprobe tp ID
+ *   wb-perf-uprobe tp ID [ARG...]
  *                     the trace event with id ID (an event defined in
- *                     uprobe_events, from events/uprobes/EVENT/id)
+ *                     uprobe_events, from events/uprobes/EVENT/id); with
+ *                     ARGs the child runs "wb-demo ARG..." instead
  *
  * The child is forked first and held on a pipe until the counter is open
  * on it; enable_on_exec starts the count when it execs wb-demo, so only
@@ -40,7 +41,7 @@ static const char *prog = "wb-perf-uprobe";
 static void bad_usage(void)
 {
 	fprintf(stderr, "usage: %s pmu PATH OFFSET [ret]\n", prog);
-	fprintf(stderr, "       %s tp ID\n", prog);
+	fprintf(stderr, "       %s tp ID [ARG...]\n", prog);
 	exit(2);
 }
 
@@ -118,8 +119,8 @@ static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-/* The child: wait for the go byte, then become "wb-demo 5". */
-static void run_child(int go)
+/* The child: wait for the go byte, then become "wb-demo 5" (or @args). */
+static void run_child(int go, char **args)
 {
 	char c;
 	int null;
@@ -139,13 +140,18 @@ static void run_child(int go)
 	}
 	close(null);
 
-	execl(DEMO, DEMO, DEMO_CALLS, (char *)NULL);
+	if (args && args[0]) {
+		args[-1] = DEMO;
+		execv(DEMO, args - 1);
+	} else {
+		execl(DEMO, DEMO, DEMO_CALLS, (char *)NULL);
+	}
 	perror("wb-perf-uprobe: child: exec " DEMO);
 	_exit(127);
 }
 
 /* Open @attr on a child running wb-demo, wait for it, return the count. */
-static __u64 count_demo(struct perf_event_attr *attr)
+static __u64 count_demo(struct perf_event_attr *attr, char **args)
 {
 	int pipefd[2], status, fd;
 	__u64 count;
@@ -159,7 +165,7 @@ static __u64 count_demo(struct perf_event_attr *attr)
 		fail("fork");
 	if (pid == 0) {
 		close(pipefd[1]);
-		run_child(pipefd[0]);
+		run_child(pipefd[0], args);
 	}
 	close(pipefd[0]);
 
@@ -201,6 +207,7 @@ static __u64 count_demo(struct perf_event_attr *attr)
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
+	char **args = NULL;
 
 	if (argc < 2)
 		bad_usage();
@@ -220,15 +227,18 @@ int main(int argc, char **argv)
 		attr.config1 = (__u64)(unsigned long)argv[2];
 		attr.config2 = parse_num(argv[3], "OFFSET");
 	} else if (!strcmp(argv[1], "tp")) {
-		if (argc != 3)
+		if (argc < 3)
 			bad_usage();
+		/* argv[2] becomes the program's name for execv() */
+		if (argc > 3)
+			args = argv + 3;
 		attr.type = PERF_TYPE_TRACEPOINT;
 		attr.config = parse_num(argv[2], "ID");
 	} else {
 		bad_usage();
 	}
 
-	printf("count %llu\n", (unsigned long long)count_demo(&attr));
+	printf("count %llu\n", (unsigned long long)count_demo(&attr, args));
 	if (fflush(stdout))
 		fail("stdout");
 	return 0;
