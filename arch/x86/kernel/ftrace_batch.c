@@ -373,6 +373,20 @@ static void fb_rec_insns(struct dyn_ftrace *rec, bool enable, u8 *old, u8 *new)
 	fb_insn(new, rec->ip, enable ? ftrace_get_addr_new(rec) : 0);
 }
 
+/*
+ * The same for a record ftrace_test_record() gave @action: a call being
+ * made was the NOP, a call being removed becomes it, so only the other
+ * side needs asking.
+ */
+static void fb_action_insns(struct dyn_ftrace *rec, int action, u8 *old,
+			    u8 *new)
+{
+	fb_insn(old, rec->ip, action == FTRACE_UPDATE_MAKE_CALL ? 0 :
+			      ftrace_get_addr_curr(rec));
+	fb_insn(new, rec->ip, action == FTRACE_UPDATE_MAKE_NOP ? 0 :
+			      ftrace_get_addr_new(rec));
+}
+
 static int fb_site_cmp(const void *a, const void *b)
 {
 	const struct fb_site *x = a, *y = b;
@@ -413,14 +427,15 @@ static int fb_collect(struct fb_batch *b)
 
 	for_ftrace_rec_iter(iter) {
 		struct dyn_ftrace *rec = ftrace_rec_iter_record(iter);
+		int action = ftrace_test_record(rec, b->enable);
 		struct fb_site *s;
 
-		if (ftrace_test_record(rec, b->enable) == FTRACE_UPDATE_IGNORE)
+		if (action == FTRACE_UPDATE_IGNORE)
 			continue;
 		s = &b->sites[b->nr++];
 		s->ip = rec->ip;
 		s->rec = rec;
-		fb_rec_insns(rec, b->enable, s->old, s->new);
+		fb_action_insns(rec, action, s->old, s->new);
 		s->hot = 0;
 		s->trapped = 0;
 		if (!memcmp(s->old, s->new, MCOUNT_INSN_SIZE))
