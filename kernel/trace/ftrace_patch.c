@@ -26,7 +26,8 @@
  *    target differs from cur_addr, and no others.
  *  - Traced code reads ftrace_site_gen, its table and its sets without locks
  *    (preemption disabled).  A generation is freed only after its successor
- *    was published and synchronize_rcu_tasks_rude() returned.  An update
+ *    was published and every online CPU passed through the scheduler
+ *    (site_wait_readers(), a rude RCU-tasks grace period in effect).  An update
  *    does not wait for that itself: it puts the generation it replaced on
  *    the retired list, which the next ftrace_sites_wait_readers() (every
  *    ops removal that needs a wait calls it) or, a second later, a worker
@@ -1165,13 +1166,28 @@ void ftrace_run_update_code(int command)
 
 /* ---- the update --------------------------------------------------------- */
 
-/* Nothing can be running on a generation once this returns. */
+static void site_cpu_passed(struct work_struct *work)
+{
+}
+
+/*
+ * Nothing can be running on a generation once this returns.
+ *
+ * A work item queued on a CPU runs there only after the CPU left the
+ * region with preemption off it may have been in (RCU watching or not),
+ * so one item per online CPU, waited for, is the guarantee we need.  It
+ * is what a rude RCU-tasks grace period does too, but that one comes
+ * from a kthread that sleeps HZ/10 after each grace period: a removal
+ * right after another one waited up to 100 ms for nothing.
+ */
 static void site_wait_readers(void)
 {
 	/* Before the scheduler runs there is one CPU and nothing in flight. */
 	if (system_state == SYSTEM_BOOTING)
 		return;
-	synchronize_rcu_tasks_rude();
+	/* Only fails without memory for the work items. */
+	if (schedule_on_each_cpu(site_cpu_passed))
+		synchronize_rcu_tasks_rude();
 }
 
 /* Replaced generations, newest first; ftrace_lock. */
@@ -1229,7 +1245,7 @@ struct ftrace_site_gen *ftrace_sites_retired_take(void)
  * ftrace_sites_wait_free - wait out the readers, free what was taken
  * @list: from ftrace_sites_retired_take(), taken before this call
  *
- * One synchronize_rcu_tasks_rude() (see ftrace_sites_wait_readers()).
+ * One rude wait (see ftrace_sites_wait_readers()).
  *
  * Context: process context, no ftrace lock needed; sleeps.
  */
@@ -1244,7 +1260,8 @@ static DECLARE_DELAYED_WORK(site_reap_work, site_reap_fn);
 /**
  * ftrace_sites_wait_readers - wait out every reader of older generations
  *
- * After one synchronize_rcu_tasks_rude() no CPU is still inside a region
+ * After one rude wait (every online CPU ran a work item, as in a rude
+ * RCU-tasks grace period) no CPU is still inside a region
  * with preemption off that began before the call: the dispatcher's lookup
  * and the members it calls, the arch callers' spans around the op load and
  * call (see "Removal" in ftrace.c), lookups of the trampoline list.  The
