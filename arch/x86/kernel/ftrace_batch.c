@@ -69,8 +69,11 @@
 /* Bit 0 of ftrace_replace_code()'s argument: calls enabled. */
 #define FB_ENABLE		BIT(0)
 
-/* text_poke_custom() maps at most two pages. */
-#define FB_SPAN_MAX		(2 * PAGE_SIZE)
+/*
+ * text_poke_custom() maps up to 16 pages with one switch to the poking mm
+ * (the switches, three per span, were most of an update's time).
+ */
+#define FB_SPAN_MAX		(16 * PAGE_SIZE)
 
 /* Learned hot sites kept between updates. */
 #define FB_LEARNED_MAX		64
@@ -487,10 +490,11 @@ static bool fb_span_takes(const struct fb_span *sp, unsigned long ip)
 	unsigned long end = sp->start + sp->len;
 
 	/*
-	 * Sorted, 5 bytes apart at least: ip >= end.  No limit on the gap: it
-	 * is never written, so a span only ends where the mapping does.
+	 * Sorted, 5 bytes apart at least: ip >= end.  The gap is never
+	 * written, but all of it is mapped: a gap shorter than a page skips
+	 * no page, so every page of the span holds a site of one image.
 	 */
-	return ip >= end &&
+	return ip >= end && ip - end < PAGE_SIZE &&
 	       ip + MCOUNT_INSN_SIZE - (sp->start & PAGE_MASK) <= FB_SPAN_MAX;
 }
 
