@@ -535,9 +535,11 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  *      instructions per hit, against a hit budget met by six), and the
  *      static __fentry__ without call-site records.
  *
- * A CPU inside a region with preemption off is waited for by one
- * synchronize_rcu_tasks_rude(): a CPU cannot run the per-CPU work that
- * ends it before it left the region, RCU watching or not.  So where every
+ * A CPU inside a region with preemption off is waited for by one rude
+ * wait, a work item run on every online CPU (site_wait_readers(), the
+ * same guarantee as synchronize_rcu_tasks_rude() without its kthread's
+ * pacing): a CPU cannot run that work before it left the region, RCU
+ * watching or not.  So where every
  * path is (a)-(c) one rude wait is enough, and it also frees the
  * replaced generations and covers the trampoline-list lookups.
  * unregister_ftrace_function() makes that wait without ftrace_lock, so

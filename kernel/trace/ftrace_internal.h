@@ -23,7 +23,7 @@
  *    groups, record state, the site generation and ops hash pointers.
  *  - The hot path (a traced call) reads the current site generation and the
  *    ops hashes without locks, with preemption disabled.  Anything a traced
- *    call may read is freed only after synchronize_rcu_tasks_rude() (or, for
+ *    call may read is freed only after a rude wait (or, for
  *    hashes, an RCU grace period through call_rcu()).
  *  - Site groups are read locklessly by ftrace_location() and friends under
  *    rcu_read_lock() (or preemption disabled); they are unlinked with
@@ -382,7 +382,8 @@ int ftrace_sites_update(int command);
 /* Like ftrace_sites_update() but only checks for clashes; changes nothing. */
 int ftrace_sites_check(void);
 /*
- * One synchronize_rcu_tasks_rude(): afterwards no CPU runs anything it
+ * One rude wait (a work item on every online CPU, as a rude RCU-tasks
+ * grace period does): afterwards no CPU runs anything it
  * reached through a generation, a set or a shared caller's span as they
  * were before the call; replaced generations are freed.  ftrace_lock held.
  */

@@ -1715,11 +1715,14 @@ static void freed_ops_never_called_after_unregister(struct kunit *test)
 
 #define FK_TOGETHER	4
 
+/* unreg_ret until the thread's unregister returned */
+#define FK_UNREG_PENDING	(-EINPROGRESS)
+
 static int fk_unregister_thread(void *arg)
 {
 	struct fk_doomed *d = arg;
 
-	d->unreg_ret = unregister_ftrace_function(&d->ops);
+	WRITE_ONCE(d->unreg_ret, unregister_ftrace_function(&d->ops));
 	while (!kthread_should_stop())
 		usleep_range(100, 200);
 	return 0;
@@ -1743,6 +1746,7 @@ static void ops_unregistered_together_stay_quiet(struct kunit *test)
 	for (round = 0; round < 3; round++) {
 		for (i = 0; i < FK_TOGETHER; i++) {
 			d[i] = fk_doomed_new(test, fk_doomed_flags[i % ARRAY_SIZE(fk_doomed_flags)]);
+			d[i]->unreg_ret = FK_UNREG_PENDING;
 			KUNIT_ASSERT_EQ(test, register_ftrace_function(&d[i]->ops), 0);
 		}
 		for (i = 0; i < FK_TOGETHER; i++)
@@ -1752,8 +1756,14 @@ static void ops_unregistered_together_stay_quiet(struct kunit *test)
 			thr[i] = kthread_run(fk_unregister_thread, d[i], "fk_unreg/%d", i);
 			KUNIT_ASSERT_FALSE(test, IS_ERR(thr[i]));
 		}
-		/* Each ops is buried as soon as its own unregister returned. */
+		/*
+		 * Each ops is buried as soon as its own unregister returned.
+		 * A thread stopped before it ever ran would not call its
+		 * function at all, so wait for the result first.
+		 */
 		for (i = 0; i < FK_TOGETHER; i++) {
+			while (READ_ONCE(d[i]->unreg_ret) == FK_UNREG_PENDING)
+				usleep_range(100, 200);
 			kthread_stop(thr[i]);
 			KUNIT_EXPECT_EQ(test, d[i]->unreg_ret, 0);
 			fk_doomed_bury(test, d[i], round);

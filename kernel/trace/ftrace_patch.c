@@ -26,7 +26,8 @@
  *    target differs from cur_addr, and no others.
  *  - Traced code reads ftrace_site_gen, its table and its sets without locks
  *    (preemption disabled).  A generation is freed only after its successor
- *    was published and synchronize_rcu_tasks_rude() returned.  An update
+ *    was published and every online CPU passed through the scheduler
+ *    (site_wait_readers(), a rude RCU-tasks grace period in effect).  An update
  *    does not wait for that itself: it puts the generation it replaced on
  *    the retired list, which the next ftrace_sites_wait_readers() (every
  *    ops removal that needs a wait calls it) or, a second later, a worker
@@ -706,6 +707,43 @@ struct ftrace_rec_iter {
 static struct ftrace_rec_iter site_iter;
 static union site_scratch *site_patch_list;
 static unsigned int site_patch_nr;
+/* Entry of site_patch_list the patcher asked about last. */
+static unsigned int site_patch_pos;
+
+/*
+ * The state of @rec if it is the record at entry @k of the patch list.
+ * Every entry is the record of a state (site_publish() listed it).
+ */
+static struct ftrace_site_state *site_patch_at(unsigned int k,
+					       const struct dyn_ftrace *rec)
+{
+	if (k >= site_patch_nr || site_patch_list[k].rec != rec)
+		return NULL;
+	site_patch_pos = k;
+	return container_of(site_patch_list[k].rec, struct ftrace_site_state,
+			    rec);
+}
+
+/*
+ * While an update patches, the arch patcher walks the patch list in order,
+ * once or twice, and asks a few questions about each record: its state is
+ * then the entry asked about last, the one after it, or the first (the
+ * start of another pass).  NULL for anything else, or outside an update.
+ */
+static struct ftrace_site_state *site_patch_state(const struct dyn_ftrace *rec)
+{
+	struct ftrace_site_state *st;
+	unsigned int k = site_patch_pos;
+
+	if (!site_patch_list)
+		return NULL;
+	st = site_patch_at(k, rec);
+	if (!st)
+		st = site_patch_at(k + 1, rec);
+	if (!st && k)
+		st = site_patch_at(0, rec);
+	return st;
+}
 
 /* The first record with a state at or after site @i of @g. */
 static struct ftrace_rec_iter *site_iter_from(struct ftrace_site_group *g,
@@ -744,6 +782,7 @@ struct ftrace_rec_iter *ftrace_rec_iter_start(void)
 			return NULL;
 		site_iter.index = 0;
 		site_iter.rec = site_patch_list[0].rec;
+		site_patch_pos = 0;
 		return &site_iter;
 	}
 	return site_iter_from(rcu_dereference_check(ftrace_site_groups,
@@ -762,6 +801,7 @@ struct ftrace_rec_iter *ftrace_rec_iter_next(struct ftrace_rec_iter *iter)
 		if (++iter->index >= site_patch_nr)
 			return NULL;
 		iter->rec = site_patch_list[iter->index].rec;
+		site_patch_pos = iter->index;
 		return iter;
 	}
 	return site_iter_from(iter->group, iter->index + 1);
@@ -801,9 +841,12 @@ static int site_action(unsigned long cur, unsigned long target, bool ops_stale)
 /* The state of the site @rec names, or NULL if it has none. */
 static struct ftrace_site_state *site_state_of(const struct dyn_ftrace *rec)
 {
+	struct ftrace_site_state *st = site_patch_state(rec);
 	struct ftrace_site_group *g;
 	unsigned int i;
 
+	if (st)
+		return st;
 	g = ftrace_site_group_of(rec, &i);
 	return g ? ftrace_site_state(g, i) : NULL;
 }
@@ -815,12 +858,17 @@ static struct ftrace_site_state *site_state_of(const struct dyn_ftrace *rec)
  */
 static struct ftrace_site_state *site_patchable(struct dyn_ftrace *rec)
 {
+	struct ftrace_site_state *st;
 	struct ftrace_site_group *g;
 	unsigned int i;
 
 	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
 	if (rec->flags & FTRACE_FL_DISABLED)
 		return NULL;
+	/* listed records are never disabled sites */
+	st = site_patch_state(rec);
+	if (st)
+		return st;
 	g = ftrace_site_group_of(rec, &i);
 	WARN_ON_ONCE(!g);
 	if (!g || ftrace_site_disabled(g, i))
@@ -1118,13 +1166,28 @@ void ftrace_run_update_code(int command)
 
 /* ---- the update --------------------------------------------------------- */
 
-/* Nothing can be running on a generation once this returns. */
+static void site_cpu_passed(struct work_struct *work)
+{
+}
+
+/*
+ * Nothing can be running on a generation once this returns.
+ *
+ * A work item queued on a CPU runs there only after the CPU left the
+ * region with preemption off it may have been in (RCU watching or not),
+ * so one item per online CPU, waited for, is the guarantee we need.  It
+ * is what a rude RCU-tasks grace period does too, but that one comes
+ * from a kthread that sleeps HZ/10 after each grace period: a removal
+ * right after another one waited up to 100 ms for nothing.
+ */
 static void site_wait_readers(void)
 {
 	/* Before the scheduler runs there is one CPU and nothing in flight. */
 	if (system_state == SYSTEM_BOOTING)
 		return;
-	synchronize_rcu_tasks_rude();
+	/* Only fails without memory for the work items. */
+	if (schedule_on_each_cpu(site_cpu_passed))
+		synchronize_rcu_tasks_rude();
 }
 
 /* Replaced generations, newest first; ftrace_lock. */
@@ -1182,7 +1245,7 @@ struct ftrace_site_gen *ftrace_sites_retired_take(void)
  * ftrace_sites_wait_free - wait out the readers, free what was taken
  * @list: from ftrace_sites_retired_take(), taken before this call
  *
- * One synchronize_rcu_tasks_rude() (see ftrace_sites_wait_readers()).
+ * One rude wait (see ftrace_sites_wait_readers()).
  *
  * Context: process context, no ftrace lock needed; sleeps.
  */
@@ -1197,7 +1260,8 @@ static DECLARE_DELAYED_WORK(site_reap_work, site_reap_fn);
 /**
  * ftrace_sites_wait_readers - wait out every reader of older generations
  *
- * After one synchronize_rcu_tasks_rude() no CPU is still inside a region
+ * After one rude wait (every online CPU ran a work item, as in a rude
+ * RCU-tasks grace period) no CPU is still inside a region
  * with preemption off that began before the call: the dispatcher's lookup
  * and the members it calls, the arch callers' spans around the op load and
  * call (see "Removal" in ftrace.c), lookups of the trampoline list.  The
@@ -1249,6 +1313,7 @@ static void site_patch(struct site_build *b, int command)
 {
 	site_patch_list = b->scratch;
 	site_patch_nr = b->nr_patch;
+	site_patch_pos = 0;
 	ftrace_run_update_code(command);
 	site_patch_list = NULL;
 	site_patch_nr = 0;

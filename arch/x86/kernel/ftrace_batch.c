@@ -69,8 +69,11 @@
 /* Bit 0 of ftrace_replace_code()'s argument: calls enabled. */
 #define FB_ENABLE		BIT(0)
 
-/* text_poke_custom() maps at most two pages. */
-#define FB_SPAN_MAX		(2 * PAGE_SIZE)
+/*
+ * text_poke_custom() maps up to 16 pages with one switch to the poking mm
+ * (the switches, three per span, were most of an update's time).
+ */
+#define FB_SPAN_MAX		(16 * PAGE_SIZE)
 
 /* Learned hot sites kept between updates. */
 #define FB_LEARNED_MAX		64
@@ -373,6 +376,20 @@ static void fb_rec_insns(struct dyn_ftrace *rec, bool enable, u8 *old, u8 *new)
 	fb_insn(new, rec->ip, enable ? ftrace_get_addr_new(rec) : 0);
 }
 
+/*
+ * The same for a record ftrace_test_record() gave @action: a call being
+ * made was the NOP, a call being removed becomes it, so only the other
+ * side needs asking.
+ */
+static void fb_action_insns(struct dyn_ftrace *rec, int action, u8 *old,
+			    u8 *new)
+{
+	fb_insn(old, rec->ip, action == FTRACE_UPDATE_MAKE_CALL ? 0 :
+			      ftrace_get_addr_curr(rec));
+	fb_insn(new, rec->ip, action == FTRACE_UPDATE_MAKE_NOP ? 0 :
+			      ftrace_get_addr_new(rec));
+}
+
 static int fb_site_cmp(const void *a, const void *b)
 {
 	const struct fb_site *x = a, *y = b;
@@ -413,14 +430,15 @@ static int fb_collect(struct fb_batch *b)
 
 	for_ftrace_rec_iter(iter) {
 		struct dyn_ftrace *rec = ftrace_rec_iter_record(iter);
+		int action = ftrace_test_record(rec, b->enable);
 		struct fb_site *s;
 
-		if (ftrace_test_record(rec, b->enable) == FTRACE_UPDATE_IGNORE)
+		if (action == FTRACE_UPDATE_IGNORE)
 			continue;
 		s = &b->sites[b->nr++];
 		s->ip = rec->ip;
 		s->rec = rec;
-		fb_rec_insns(rec, b->enable, s->old, s->new);
+		fb_action_insns(rec, action, s->old, s->new);
 		s->hot = 0;
 		s->trapped = 0;
 		if (!memcmp(s->old, s->new, MCOUNT_INSN_SIZE))
@@ -472,10 +490,11 @@ static bool fb_span_takes(const struct fb_span *sp, unsigned long ip)
 	unsigned long end = sp->start + sp->len;
 
 	/*
-	 * Sorted, 5 bytes apart at least: ip >= end.  No limit on the gap: it
-	 * is never written, so a span only ends where the mapping does.
+	 * Sorted, 5 bytes apart at least: ip >= end.  The gap is never
+	 * written, but all of it is mapped: a gap shorter than a page skips
+	 * no page, so every page of the span holds a site of one image.
 	 */
-	return ip >= end &&
+	return ip >= end && ip - end < PAGE_SIZE &&
 	       ip + MCOUNT_INSN_SIZE - (sp->start & PAGE_MASK) <= FB_SPAN_MAX;
 }
 

@@ -3,7 +3,8 @@
 # Memory of the call-site records: dyn_ftrace_total_info ("sites
 # pages:N groups: G") and the Slab/VmallocUsed lines of /proc/meminfo,
 # idle, after a module load, with one function traced, with every function
-# traced, and after tracing stopped.  Same job for stock and ours:
+# traced, right after tracing stopped and two seconds later (ours frees idle
+# state chunks a second after the last update).  Same job for stock and ours:
 #   python3 workbench/qemu.py ours sitemem --echo --timeout 300
 T=/sys/kernel/tracing
 [ -r $T/dyn_ftrace_total_info ] || mount -t tracefs nodev $T
@@ -26,3 +27,5 @@ echo function > $T/current_tracer
 show "every function traced"
 echo nop > $T/current_tracer
 show "tracing stopped"
+sleep 2
+show "two seconds later"
