@@ -170,6 +170,15 @@ static int fpk_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 	return p->entry_ret;
 }
 
+/*
+ * Whether an unwind from an exit handler reaches the probed function's
+ * caller.  x86-64: yes, through the hooked return address.  arm64's
+ * return_to_handler keeps no frame record for the returning function, so
+ * its unwinder goes from the trampoline to the caller's caller and the
+ * caller is missing (workbench/NOTES.md, "fprobe exits on x86-64").
+ */
+#define FPK_STACK_HAS_CALLER	IS_ENABLED(CONFIG_X86_64)
+
 /* What an unwind from an exit handler sees: the caller, and no hook. */
 static void fpk_trace_stack(struct fpk_probe *p)
 {
@@ -790,6 +799,8 @@ static void fprobe_exit_stack_trace_sees_caller(struct kunit *test)
 {
 	struct fpk_probe *p = fpk_new(test, true, true, sizeof(long));
 
+	if (!FPK_STACK_HAS_CALLER)
+		kunit_skip(test, "the unwinder loses the caller through return_to_handler");
 	p->trace_stack = true;
 	KUNIT_ASSERT_EQ(test, fpk_register(p, FPK_A), 0);
 	KUNIT_EXPECT_EQ(test, fpk_call(FPK_A, FPK_ARG), FPK_ARG + FTRACE_KUNIT_A_ADD);
@@ -875,7 +886,8 @@ static void fprobe_exit_with_graph_user(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, g->retval, want);
 		KUNIT_EXPECT_EQ(test, p->exit_ret_ip, p->ret_ip);
 		KUNIT_EXPECT_FALSE(test, fgraph_is_hook(p->ret_ip));
-		KUNIT_EXPECT_TRUE(test, p->stack_caller);
+		if (FPK_STACK_HAS_CALLER)
+			KUNIT_EXPECT_TRUE(test, p->stack_caller);
 		KUNIT_EXPECT_FALSE(test, p->stack_hook);
 		kunit_release_action(test, fpk_graph_release, g);
 		KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
@@ -927,7 +939,8 @@ static void fprobe_exit_with_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->retval, want);
 	KUNIT_EXPECT_EQ(test, k->retval, want);
 	KUNIT_EXPECT_EQ(test, p->exit_ret_ip, p->ret_ip);
-	KUNIT_EXPECT_TRUE(test, p->stack_caller);
+	if (FPK_STACK_HAS_CALLER)
+		KUNIT_EXPECT_TRUE(test, p->stack_caller);
 	KUNIT_EXPECT_FALSE(test, p->stack_hook);
 	KUNIT_EXPECT_EQ(test, k->krp.nmissed, 0);
 }
