@@ -73,8 +73,15 @@
  * record; its link word carries FG_LINK_DIRECT, and it does not count in
  * curr_ret_depth, which stays the depth of the managed users' calls.  When
  * a function is hooked twice (a managed frame and a direct one, or two
- * direct ones), the upper frame saved return_to_handler as its return
- * address; the return path then reports the address saved below it.
+ * direct ones), the upper frame saved a hook as its return address; the
+ * return path then reports the address saved below it.
+ *
+ * A direct user may also push inline and hook the return to a trampoline
+ * of its own (fprobe on x86-64, fgraph_frame.h): its frames are ordinary
+ * direct frames, popped by its own return code.  Every such trampoline is
+ * permanent text listed in fgraph_is_hook(), which the unwinder lookup and
+ * the real-return search use, so a pending frame is translated correctly
+ * even after its user left.
  *
  * Locking and lifetime:
  *  - ftrace_lock serialises registration, unregistration, the slots, the
@@ -112,133 +119,15 @@
 # error "fgraph needs HAVE_FUNCTION_GRAPH_FREGS"
 #endif
 
-/* How many users may be registered at once (slots, and task vars). */
-#define FGRAPH_ARRAY_SIZE	16
-
-/* Size of one task's shadow stack. */
-#define FGRAPH_STACK_BYTES	PAGE_SIZE
-#define FGRAPH_STACK_WORDS	(FGRAPH_STACK_BYTES / sizeof(long))
-
-/* Frames start above the task vars. */
-#define FGRAPH_FIRST_WORD	FGRAPH_ARRAY_SIZE
-
-/* A frame's header in words; the link word follows it. */
-#define FGRAPH_HDR_WORDS	\
-	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(long))
-#define FGRAPH_FRAME_MIN	(FGRAPH_HDR_WORDS + 1)
-
-/* What one user may reserve per call with fgraph_reserve_data(). */
-#define FGRAPH_MAX_DATA_WORDS	32
-#define FGRAPH_MAX_DATA_SIZE	(FGRAPH_MAX_DATA_WORDS * sizeof(long))
-
-/* curr_ret_stack: (top << FG_TOP_SHIFT) | base. */
-#define FG_TOP_SHIFT		16
-#define FG_BASE_MASK		GENMASK(FG_TOP_SHIFT - 1, 0)
-
-/*
- * A record word:
- *   bits 0-3	slot of the user
- *   bits 4-9	words of data below the record (0..FGRAPH_MAX_DATA_WORDS)
- *   bit 10	open: the user's entry callback runs and reserved nothing yet
- *   bits 11-	generation of the registration; with the slot, the key
- */
-#define FG_REC_SLOT_MASK	GENMASK(3, 0)
-#define FG_REC_SIZE_SHIFT	4
-#define FG_REC_SIZE_MASK	GENMASK(9, FG_REC_SIZE_SHIFT)
-#define FG_REC_OPEN		BIT(10)
-#define FG_REC_GEN_SHIFT	11
-#define FG_REC_KEY_MASK		(~(FG_REC_SIZE_MASK | FG_REC_OPEN))
-#define FG_GEN_LIMIT		(ULONG_MAX >> FG_REC_GEN_SHIFT)
-
-/* Link word flag: a direct user's frame (above any state's bits). */
-#define FG_LINK_DIRECT		BIT(31)
+#include "fgraph_frame.h"
 
 /* How many stacks fg_attach_all() allocates before it hands them out. */
 #define FG_POOL_SIZE		32
-
-static_assert(FGRAPH_ARRAY_SIZE - 1 <= FG_REC_SLOT_MASK);
-static_assert(FGRAPH_MAX_DATA_WORDS <= (FG_REC_SIZE_MASK >> FG_REC_SIZE_SHIFT));
-/* Both halves of the state fit, and the int stays positive. */
-static_assert(FGRAPH_STACK_WORDS < (1UL << (FG_TOP_SHIFT - 1)));
-static_assert(sizeof(struct ftrace_ret_stack) % sizeof(long) == 0);
 
 DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
 
 /* Registered users; read by ftrace.c (sysctl) and fork. */
 int ftrace_graph_active;
-
-/* ---- stack state and frames ------------------------------------------ */
-
-static inline unsigned int fg_state(unsigned int top, unsigned int base)
-{
-	return top << FG_TOP_SHIFT | base;
-}
-
-static inline unsigned int fg_top(unsigned long state)
-{
-	return (state >> FG_TOP_SHIFT) & FG_BASE_MASK;
-}
-
-static inline unsigned int fg_base(unsigned long state)
-{
-	return state & FG_BASE_MASK;
-}
-
-static inline unsigned int fg_link_word(unsigned int base)
-{
-	return base + FGRAPH_HDR_WORDS;
-}
-
-static inline struct ftrace_ret_stack *fg_hdr(unsigned long *ws,
-					      unsigned int base)
-{
-	return (struct ftrace_ret_stack *)&ws[base];
-}
-
-static inline unsigned int fg_rec_words(unsigned long rec)
-{
-	return (rec & FG_REC_SIZE_MASK) >> FG_REC_SIZE_SHIFT;
-}
-
-/*
- * The base of the frame @state names on @ws, or 0 when it names none: the
- * stack is empty, or the words are not a frame (a corrupt stack, or the
- * stack of another task changing under a walker).
- */
-static __always_inline unsigned int fg_frame_base(unsigned long *ws,
-						  unsigned int state)
-{
-	unsigned int base = fg_base(state);
-	unsigned int top = fg_top(state);
-	unsigned long link;
-
-	if (base < FGRAPH_FIRST_WORD || top > FGRAPH_STACK_WORDS ||
-	    top < base + FGRAPH_FRAME_MIN)
-		return 0;
-	link = READ_ONCE(ws[fg_link_word(base)]) & ~FG_LINK_DIRECT;
-	if (fg_top(link) != base)
-		return 0;
-	return base;
-}
-
-/* The state below the frame at @base: the next frame of a walk. */
-static inline unsigned int fg_below(unsigned long *ws, unsigned int base)
-{
-	return READ_ONCE(ws[fg_link_word(base)]) & ~FG_LINK_DIRECT;
-}
-
-/* A direct user's frame (fgraph_direct_push()). */
-static inline bool fg_is_direct(unsigned long *ws, unsigned int base)
-{
-	return ws[fg_link_word(base)] & FG_LINK_DIRECT;
-}
-
-/* A task's shadow stack, or NULL. */
-static inline unsigned long *fg_stack_of(struct task_struct *t)
-{
-	/* Pairs with fg_task_attach(): the state is set before the stack. */
-	return smp_load_acquire(&t->ret_stack);
-}
 
 /* ---- users ------------------------------------------------------------ */
 
@@ -263,7 +152,7 @@ static struct fg_users *fg_live __read_mostly = &fg_user_tables[0];
 static unsigned long fg_last_gen;
 
 /* Set by ftrace_graph_stop(), in any context, before the static key. */
-static bool fg_killed __read_mostly;
+bool fgraph_killed __read_mostly;
 
 /* Sleep time counts in a function's duration (funcgraph-sleep-time). */
 static bool fg_sleep_time __read_mostly = true;
@@ -495,7 +384,7 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 	int wanted = 0;
 
 	ws = fg_stack_of(t);
-	if (unlikely(!ws || READ_ONCE(fg_killed)))
+	if (unlikely(!ws || READ_ONCE(fgraph_killed)))
 		return -EBUSY;
 	users = READ_ONCE(fg_live);
 	/* Pairs with fg_users_add(): entries below nr are complete. */
@@ -585,22 +474,9 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 				  struct ftrace_regs *fregs,
 				  unsigned int words)
 {
-	struct task_struct *t = current;
-	unsigned int before, base, top;
-	struct ftrace_ret_stack *hdr;
-	unsigned long *ws, key;
 	struct fg_slot *slot;
+	unsigned long key;
 
-	/*
-	 * Not on a stack outside the kernel half: a CPU coming back from
-	 * suspend runs traced code before it has a proper stack (and current).
-	 */
-	if (unlikely((long)current_stack_pointer >= 0))
-		return NULL;
-	ws = fg_stack_of(t);
-	if (unlikely(!ws || READ_ONCE(fg_killed) ||
-		     atomic_read(&t->tracing_graph_pause)))
-		return NULL;
 	if (unlikely(words - 1 >= FGRAPH_MAX_DATA_WORDS))
 		return NULL;
 	/* The slot's key, 0 if @gops left: no frame then. */
@@ -608,34 +484,7 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 	key = READ_ONCE(slot->key);
 	if (unlikely(!key || READ_ONCE(slot->gops) != gops))
 		return NULL;
-
-	before = READ_ONCE(t->curr_ret_stack);
-	base = fg_top(before);
-	top = base + FGRAPH_FRAME_MIN + words + 1;
-	if (unlikely(top > FGRAPH_STACK_WORDS)) {
-		atomic_inc(&t->trace_overrun);
-		return NULL;
-	}
-
-	/* Claim, write, publish: as function_graph_enter_regs() does. */
-	WRITE_ONCE(t->curr_ret_stack, fg_state(top, fg_base(before)));
-	barrier();
-	hdr = fg_hdr(ws, base);
-	hdr->ret = *ftrace_regs_return_slot(fregs);
-	hdr->func = func;
-	hdr->retp = ftrace_regs_return_key(fregs);
-	hdr->calltime = 0;
-#ifdef CONFIG_FUNCTION_PROFILER
-	hdr->subtime = 0;
-#endif
-#ifdef HAVE_FUNCTION_GRAPH_FP_TEST
-	hdr->fp = 0;
-#endif
-	ws[fg_link_word(base)] = before | FG_LINK_DIRECT;
-	ws[top - 1] = key | (unsigned long)words << FG_REC_SIZE_SHIFT;
-	barrier();
-	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
-	return &ws[top - 1 - words];
+	return fgraph_push_direct_frame(key, func, fregs, words);
 }
 
 /**
@@ -687,16 +536,17 @@ static __always_inline void fg_direct_return(unsigned long *ws,
 	preempt_enable_notrace();
 }
 
-/*
- * Where the call of the frame at @base really returns to, for its return
- * callbacks: @ret (what the frame saved), unless that is return_to_handler
- * because the function was hooked again after a first hook (two users, or
- * a tail call); then what the first hook saved, in a frame further down
- * with the same slot.
+/**
+ * fgraph_real_ret_below - the real return address under a doubled hook
+ * @ws: a task's shadow stack
+ * @base: a frame of it whose saved return address is a hook (the function
+ *	  was hooked again after a first hook: two users, or a tail call)
+ *
+ * Context: the task is current, or does not run.
+ * Return: what the first hook of the same slot saved, in a frame further
+ * down; return_to_handler if no frame below has it.
  */
-static noinline unsigned long fg_real_ret_below(unsigned long *ws,
-						unsigned int base,
-						unsigned long handler)
+unsigned long fgraph_real_ret_below(unsigned long *ws, unsigned int base)
 {
 	unsigned long *retp = fg_hdr(ws, base)->retp;
 	unsigned int state;
@@ -705,23 +555,11 @@ static noinline unsigned long fg_real_ret_below(unsigned long *ws,
 	while ((base = fg_frame_base(ws, state))) {
 		struct ftrace_ret_stack *hdr = fg_hdr(ws, base);
 
-		if (hdr->retp == retp && hdr->ret != handler)
+		if (hdr->retp == retp && !fgraph_is_hook(hdr->ret))
 			return hdr->ret;
 		state = fg_below(ws, base);
 	}
-	return handler;
-}
-
-static __always_inline unsigned long fg_real_ret(unsigned long *ws,
-						 unsigned int base,
-						 unsigned long ret)
-{
-	unsigned long handler;
-
-	handler = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
-	if (likely(ret != handler))
-		return ret;
-	return fg_real_ret_below(ws, base, handler);
+	return (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
 }
 
 /*
@@ -823,7 +661,7 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 #endif
 	ret = hdr->ret;
 	/* Return callbacks (fprobe exits) read the real return address here. */
-	ftrace_regs_set_instruction_pointer(fregs, fg_real_ret(ws, base, ret));
+	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
 
 	if (direct)
 		fg_direct_return(ws, state, fregs);
@@ -873,25 +711,24 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
  * @ret: a return address found on the stack
  * @retp: where it was found
  *
- * If @ret is return_to_handler, finds the frame that saved the slot @retp
- * and gives the address the slot held.  Frames whose saved address is
- * return_to_handler itself (a tail call hooked twice) are passed over.
+ * If @ret is a return hook (return_to_handler, or fprobe's own on x86-64:
+ * fgraph_is_hook()), finds the frame that saved the slot @retp and gives
+ * the address the slot held.  Frames whose saved address is a hook itself
+ * (a slot hooked twice) are passed over.
  * @idx remembers where the walk stopped, so that unwinding the real stack
  * from the top down visits every frame once.
  *
  * Context: any, also from an interrupt unwinding current.
- * Return: the real return address, or @ret if it is not
- * return_to_handler or no frame matches.
+ * Return: the real return address, or @ret if it is not a hook or no
+ * frame matches.
  */
 unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 				    unsigned long ret, unsigned long *retp)
 {
-	unsigned long handler;
 	unsigned int state, base;
 	unsigned long *ws;
 
-	handler = (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
-	if (ret != handler || !idx)
+	if (!fgraph_is_hook(ret) || !idx)
 		return ret;
 	ws = fg_stack_of(task);
 	if (!ws)
@@ -903,7 +740,7 @@ unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 		unsigned long saved = READ_ONCE(hdr->ret);
 
 		state = fg_below(ws, base);
-		if (READ_ONCE(hdr->retp) == retp && saved != handler) {
+		if (READ_ONCE(hdr->retp) == retp && !fgraph_is_hook(saved)) {
 			*idx = state;
 			return saved;
 		}
@@ -1167,7 +1004,7 @@ static DEFINE_IRQ_WORK(fg_kill_irq_work, fg_kill_deferred);
  */
 void ftrace_graph_stop(void)
 {
-	WRITE_ONCE(fg_killed, true);
+	WRITE_ONCE(fgraph_killed, true);
 	irq_work_queue(&fg_kill_irq_work);
 }
 
@@ -1544,6 +1381,23 @@ int register_fgraph_direct(struct fgraph_ops *gops, fgraph_direct_ret_t ret)
 	if (!ret)
 		return -EINVAL;
 	return fg_register(gops, false, ret);
+}
+
+/**
+ * fgraph_direct_key - the record key of a direct user
+ * @gops: a user registered with register_fgraph_direct()
+ *
+ * For a user that pushes its frames inline (fgraph_push_direct_frame()):
+ * the key stays valid until @gops is unregistered.
+ *
+ * Context: after register_fgraph_direct() returned 0.
+ * Return: the key, or 0 if @gops is not registered.
+ */
+unsigned long fgraph_direct_key(struct fgraph_ops *gops)
+{
+	int idx = fg_slot_of(gops);
+
+	return idx < 0 ? 0 : READ_ONCE(fg_slots[idx].key);
 }
 
 /**

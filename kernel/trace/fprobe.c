@@ -14,6 +14,16 @@
  *                       costs one callback and one frame, with no pass
  *                       through the graph manager's users.
  *
+ * Return (x86-64).  The graph kind pushes its frame inline
+ * (fgraph_push_direct_frame()) and hooks the return to fprobe's own
+ * trampoline, fprobe_return_handler (arch/x86/kernel/ftrace_64.S), whose C
+ * half fprobe_return() reads the frame, runs the exit handlers and pops
+ * it: no call into fgraph and no dispatch by slot.  The frame is a
+ * complete direct frame (kernel/trace/fgraph_frame.h), so walkers and
+ * unwinders treat it as any other, and fgraph_is_hook() knows the
+ * trampoline.  Elsewhere frames are hooked to return_to_handler and come
+ * back through fprobe_graph_return().
+ *
  * The filter of each hook is the union of the call sites of its kind; a
  * hook is registered exactly while some probe of its kind is attached.
  *
@@ -86,6 +96,7 @@
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "fgraph_frame.h"
 
 /* Shadow-stack record: header word layout. */
 #define FPROBE_HDR_WORDS	GENMASK(3, 0)	/* entry data words that follow */
@@ -123,6 +134,8 @@ enum fprobe_kind {
  *	header and the entry data each), the same in every node of the
  *	site; read from the site's first node, so that one walk does
  * @kind: enum fprobe_kind
+ * @sole: the site's only graph-kind node (its words are the site's), so
+ *	a hit needs no block of records; kept with @site_words
  * @linked: in the current map (fprobe_mutex)
  * @released: unlinked in the current change, its ip not yet released
  *	from the hook filter (fprobe_mutex)
@@ -134,6 +147,7 @@ struct fprobe_node {
 	unsigned long			hdr;
 	u16				site_words;
 	u8				kind;
+	bool				sole;
 	bool				linked;
 	bool				released;
 };
@@ -199,6 +213,39 @@ static DEFINE_PER_CPU(unsigned int, fprobe_running);
 
 /* The direct fgraph user behind fprobe_exit_ops: its slot on the stacks. */
 static struct fgraph_ops fprobe_graph_ops;
+/* Its record key, set while fprobe_exit_ops may run (fprobe_hook_start()). */
+static unsigned long fprobe_graph_key __read_mostly;
+
+/*
+ * Push the frame of a call whose exit is wanted: @words of data for the
+ * probes' records.  With a return handler of fprobe's own (x86-64) the
+ * push is inline; the key is live while fprobe_exit_ops can call us.
+ */
+static __always_inline unsigned long *fprobe_push(unsigned long ip,
+						  struct ftrace_regs *fregs,
+						  unsigned int words)
+{
+#ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	return fgraph_push_direct_frame(READ_ONCE(fprobe_graph_key), ip, fregs,
+					words);
+#else
+	return fgraph_direct_push(&fprobe_graph_ops, ip, fregs, words);
+#endif
+}
+
+/*
+ * Hook the return of the call just pushed: to fprobe_return_handler where
+ * there is one (the return then skips fgraph's dispatch), else to fgraph's
+ * return_to_handler.
+ */
+static __always_inline void fprobe_hook_return(struct ftrace_regs *fregs)
+{
+#ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	*ftrace_regs_return_slot(fregs) = (unsigned long)fprobe_return_handler;
+#else
+	fgraph_direct_hook(fregs);
+#endif
+}
 
 /*
  * Mark handlers running in the current context; preemption is disabled.
@@ -214,8 +261,9 @@ static __always_inline unsigned int fprobe_busy_enter(void)
 	 * softirq-serving, hardirq and NMI counts (NMI above hardirq above
 	 * softirq, so a nested context never shares a lower one's bit).
 	 */
-	unsigned int bit = 1U << fls(preempt_count() &
-				     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	unsigned int ctx = preempt_count() &
+			   (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+	unsigned int bit = likely(!ctx) ? 1 : 1U << fls(ctx);
 	unsigned int cur = __this_cpu_read(fprobe_running);
 
 	if (unlikely(cur & bit))
@@ -401,22 +449,37 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 		fp->nmissed++;
 		return;
 	}
-	data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, 1 + words);
+	if (!words) {
+		/*
+		 * No entry data: the entry handler runs first and the frame
+		 * is pushed only if it wants the exit (fewer values to keep
+		 * across the call; the same handler calls and misses).
+		 */
+		if (fp->entry_handler &&
+		    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
+			return;
+		data = fprobe_push(ip, fregs, 1);
+		if (unlikely(!data)) {
+			fp->nmissed++;
+			return;
+		}
+		data[0] = node->hdr | FPROBE_HDR_CALL;
+		fprobe_hook_return(fregs);
+		return;
+	}
+	data = fprobe_push(ip, fregs, 1 + words);
 	if (unlikely(!data)) {
 		/* No room for this call's record: no exit handler. */
 		fp->nmissed++;
-		if (!words && fp->entry_handler)
-			fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL);
 		return;
 	}
 	if (fp->entry_handler &&
-	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs,
-			      words ? data + 1 : NULL)) {
+	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, data + 1)) {
 		fgraph_direct_done(fregs, false);
 		return;
 	}
 	data[0] = node->hdr | FPROBE_HDR_CALL;
-	fgraph_direct_hook(fregs);
+	fprobe_hook_return(fregs);
 }
 
 /*
@@ -438,7 +501,7 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 	words = READ_ONCE(first->site_words);
 	if (words) {
 		room = min_t(unsigned int, words, FPROBE_CALL_WORDS);
-		data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, room);
+		data = fprobe_push(ip, fregs, room);
 		if (!data)
 			room = 0;
 	}
@@ -478,7 +541,10 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 	if (data) {
 		if (used < room)
 			data[used] = 0;
-		fgraph_direct_done(fregs, want_exit);
+		if (want_exit)
+			fprobe_hook_return(fregs);
+		else
+			fgraph_direct_done(fregs, false);
 	}
 }
 
@@ -502,9 +568,7 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 	first = fprobe_first(ip, &link);
 	if (unlikely(!first))
 		goto out;
-	if (likely(first->kind == FPROBE_KIND_GRAPH &&
-		   READ_ONCE(first->site_words) ==
-		   1 + (first->hdr & FPROBE_HDR_WORDS)))
+	if (likely(READ_ONCE(first->sole)))
 		fprobe_exit_entry_one(first, ip, parent_ip, fregs);
 	else
 		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs);
@@ -530,14 +594,17 @@ static __always_inline struct fprobe *fprobe_find_live(unsigned long hdr)
 }
 
 /*
- * Return of a call whose entry hooked it (fprobe_graph_ops' return
- * callback, preemption disabled): run the exit handlers its record asks
- * for.  Handlers cannot be running in this context already: a call hooked
- * before they started cannot return while they run, and calls made by
- * them are not hooked; the bit is taken for what the exit handlers call.
+ * Run the exit handlers the record block @data (@nr words) of a call of
+ * @ip asks for; preemption disabled, the instruction pointer of @fregs
+ * the real return address.  Handlers cannot be running in this context
+ * already: a call hooked before they started cannot return while they
+ * run, and calls made by them are not hooked; the bit is taken for what
+ * the exit handlers call.
  */
-static void fprobe_graph_return(unsigned long ip, unsigned long *data,
-				unsigned int nr, struct ftrace_regs *fregs)
+static __always_inline void fprobe_run_exits(unsigned long ip,
+					     unsigned long *data,
+					     unsigned int nr,
+					     struct ftrace_regs *fregs)
 {
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 	unsigned int pos, words, flags, bit;
@@ -573,7 +640,139 @@ static void fprobe_graph_return(unsigned long ip, unsigned long *data,
 		fprobe_busy_exit(bit);
 }
 
+/*
+ * Return of a call hooked to return_to_handler (fprobe_graph_ops' return
+ * callback, preemption disabled), on architectures without
+ * fprobe_return_handler.
+ */
+static void fprobe_graph_return(unsigned long ip, unsigned long *data,
+				unsigned int nr, struct ftrace_regs *fregs)
+{
+	fprobe_run_exits(ip, data, nr, fregs);
+}
+
 NOKPROBE_SYMBOL(fprobe_graph_return);
+
+#ifdef FGRAPH_HAVE_FPROBE_HANDLER
+/*
+ * The exit of a call whose block is one record, @hdr, followed by the
+ * probe's entry data @data: fprobe_run_exits() for one record, with
+ * preemption disabled and the instruction pointer of @fregs the real
+ * return address.
+ */
+static __always_inline void fprobe_run_one_exit(unsigned long ip,
+						unsigned long hdr,
+						unsigned long *data,
+						struct ftrace_regs *fregs)
+{
+	unsigned int flags, bit;
+	struct fprobe *fp;
+
+	if (unlikely(!(hdr & FPROBE_HDR_CALL) || !fprobe_rcu_ok()))
+		return;
+	fp = fprobe_find_live(hdr);
+	if (unlikely(!fp))
+		return;
+	flags = READ_ONCE(fp->flags);
+	if (flags & FPROBE_FL_DISABLED)
+		return;
+	bit = fprobe_busy_enter();
+	if (unlikely(!bit)) {
+		fp->nmissed++;
+		return;
+	}
+	if (fprobe_kprobe_blocks(flags))
+		fp->nmissed++;
+	else
+		fprobe_call_exit(fp, flags, ip,
+				 ftrace_regs_get_instruction_pointer(fregs), fregs,
+				 (hdr & FPROBE_HDR_WORDS) ? data : NULL);
+	fprobe_busy_exit(bit);
+}
+
+/* fprobe_return() for any frame: several records, or not a frame of ours. */
+static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
+{
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int base, words;
+	unsigned long *data, ret;
+	struct ftrace_ret_stack *hdr;
+
+	base = ws ? fgraph_top_direct_frame(t, ws, &data, &words) : 0;
+	if (unlikely(!base))
+		return ftrace_return_to_handler(fregs);
+	hdr = fg_hdr(ws, base);
+	ret = hdr->ret;
+	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
+
+	preempt_disable_notrace();
+	fprobe_run_exits(hdr->func, data, words, fregs);
+	preempt_enable_notrace();
+
+	fgraph_pop_frame(t, ws, base);
+	return ret;
+}
+
+/**
+ * fprobe_return - the return of a call whose exit fprobe hooked
+ * @fregs: the registers fprobe_return_handler saved (return value, frame)
+ *
+ * The top frame of the task's shadow stack is the direct frame fprobe
+ * pushed for this call (the slot held fprobe_return_handler, and frames
+ * pushed since have been popped).  Runs the exit handlers its records ask
+ * for, with the frame still on the stack (an unwinder in a handler finds
+ * the real return address through it), then pops it.  The common frame,
+ * one probe's record, is read here; any other goes the general way, and
+ * a top that is not a direct frame is not ours: fgraph's return path then
+ * takes the call (and stops graph tracing if the stack is corrupt).
+ *
+ * Context: fprobe_return_handler, any context.
+ * Return: the address the function really returns to.
+ */
+unsigned long fprobe_return(struct ftrace_regs *fregs)
+{
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int state = READ_ONCE(t->curr_ret_stack);
+	unsigned int base = fg_base(state), top = fg_top(state);
+	/* The entry data words, if the frame holds one fprobe record. */
+	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
+	unsigned long link, hdr, ret;
+	struct ftrace_ret_stack *frame;
+
+	/* A frame's words (header, link, record, fgraph's record) in the stack. */
+	if (unlikely(!ws || base < FGRAPH_FIRST_WORD ||
+		     top > FGRAPH_STACK_WORDS || words > FPROBE_DATA_WORDS_MAX))
+		return fprobe_return_general(fregs);
+	/*
+	 * A direct frame whose link names the state below it, holding
+	 * exactly one fprobe record (header, entry data) and fgraph's record.
+	 */
+	link = ws[fg_link_word(base)];
+	hdr = ws[fg_link_word(base) + 1];
+	if (unlikely((link & (FG_LINK_DIRECT | FG_BASE_MASK << FG_TOP_SHIFT)) !=
+		     (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
+		     (hdr & FPROBE_HDR_WORDS) != words))
+		return fprobe_return_general(fregs);
+
+	frame = fg_hdr(ws, base);
+	ret = frame->ret;
+	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
+
+	preempt_disable_notrace();
+	fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2], fregs);
+	preempt_enable_notrace();
+
+	/* Pop: back to the state the link saved. */
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(fprobe_return_general);
+NOKPROBE_SYMBOL(fprobe_return);
+#endif
 
 static struct ftrace_ops fprobe_ftrace_ops = {
 	.func	= fprobe_ftrace_entry,
@@ -602,6 +801,7 @@ static int fprobe_hook_start(u8 kind)
 	ret = register_fgraph_direct(&fprobe_graph_ops, fprobe_graph_return);
 	if (ret)
 		return ret;
+	WRITE_ONCE(fprobe_graph_key, fgraph_direct_key(&fprobe_graph_ops));
 	ret = register_ftrace_function(&fprobe_exit_ops);
 	if (ret)
 		unregister_ftrace_graph(&fprobe_graph_ops);
@@ -835,6 +1035,13 @@ static void fprobe_map_trim(void)
 	fprobe_map_resize(bits);
 }
 
+static void fprobe_node_set_words(struct fprobe_node *node, unsigned int words)
+{
+	WRITE_ONCE(node->site_words, words);
+	WRITE_ONCE(node->sole, node->kind == FPROBE_KIND_GRAPH &&
+		   words == 1 + (node->hdr & FPROBE_HDR_WORDS));
+}
+
 /*
  * Give every node of @ip's site the site's graph words (fprobe_node::
  * site_words), with @extra (not linked yet) counted too.
@@ -854,9 +1061,9 @@ static void fprobe_site_words_update(struct fprobe_map *map, unsigned long ip,
 
 	for (node = head; node; node = fprobe_deref(node->next[map->link]))
 		if (node->ip == ip)
-			WRITE_ONCE(node->site_words, words);
+			fprobe_node_set_words(node, words);
 	if (extra)
-		extra->site_words = words;
+		fprobe_node_set_words(extra, words);
 }
 
 /*

@@ -594,6 +594,7 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 				  struct ftrace_regs *fregs,
 				  unsigned int words);
 void fgraph_direct_done(struct ftrace_regs *fregs, bool hook);
+unsigned long fgraph_direct_key(struct fgraph_ops *gops);
 
 /* fgraph_direct_done(@fregs, true), inline: the common case of a hit. */
 static inline void fgraph_direct_hook(struct ftrace_regs *fregs)

@@ -420,17 +420,19 @@ STACK_FRAME_NON_STANDARD_FP __fentry__
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
- * A hooked function returns here (ftrace_graph_func() put this address in
- * its return-address slot).  The slot is just below %rsp now: put our own
- * address back into it, so an unwind from a return callback sees the
- * hooked return there and translates it, then build an ftrace_regs (ax and
- * dx the return values, bp, sp the stack after the return, cs 0) and ask
- * ftrace_return_to_handler() where the function really returns to.
+ * A return trampoline: a hooked function returns to \name (a hook put this
+ * address in its return-address slot).  The slot is just below %rsp now:
+ * put our own address back into it, so an unwind from a return callback
+ * sees the hooked return there and translates it
+ * (ftrace_graph_ret_addr()), then build an ftrace_regs (ax and dx the
+ * return values, bp, sp the stack after the return, cs 0) and ask
+ * \handler where the function really returns to.
  */
-SYM_CODE_START(return_to_handler)
+.macro fh_return_trampoline name, handler
+SYM_CODE_START(\name)
 	UNWIND_HINT_UNDEFINED
 	ANNOTATE_NOENDBR
-	pushq	$return_to_handler
+	pushq	$\name
 	UNWIND_HINT_FUNC
 	subq	$FRAME_SIZE, %rsp
 	movq	%rax, RAX(%rsp)
@@ -441,7 +443,7 @@ SYM_CODE_START(return_to_handler)
 	movq	$0, CS(%rsp)
 	movq	$0, RIP(%rsp)
 	movq	%rsp, %rdi
-	call	ftrace_return_to_handler
+	call	\handler
 
 	/* The real return address goes into the slot, RET takes it. */
 	movq	%rax, FRAME_SIZE(%rsp)
@@ -450,5 +452,18 @@ SYM_CODE_START(return_to_handler)
 	movq	RAX(%rsp), %rax
 	addq	$FRAME_SIZE, %rsp
 	RET
-SYM_CODE_END(return_to_handler)
+SYM_CODE_END(\name)
+.endm
+
+/* fgraph's: return callbacks of the top frame's users. */
+fh_return_trampoline return_to_handler, ftrace_return_to_handler
+
+#ifdef CONFIG_FPROBE
+/*
+ * fprobe's: its entry callback pushed a direct frame and hooked the
+ * return here; fprobe_return() runs the exit handlers and pops the frame
+ * without fgraph's dispatch (kernel/trace/fgraph_frame.h).
+ */
+fh_return_trampoline fprobe_return_handler, fprobe_return
+#endif
 #endif

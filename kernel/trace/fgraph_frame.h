@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The format of fgraph's per-task shadow stack: the stack state, frame
+ * headers, links and record words (the rules are at the top of
+ * kernel/trace/fgraph.c), and the inline push and pop of direct frames.
+ *
+ * Private to kernel/trace/: fgraph.c owns the stacks; a direct user with
+ * a return trampoline of its own (fprobe on x86-64) pushes and pops its
+ * frames with the helpers at the end of this file, on its hot path,
+ * without a call into fgraph.c.  Such a frame is an ordinary direct frame:
+ * walkers, unwinders and the generic return path all read it as one.
+ */
+#ifndef _KERNEL_TRACE_FGRAPH_FRAME_H
+#define _KERNEL_TRACE_FGRAPH_FRAME_H
+
+#include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/ftrace.h>
+#include <linux/sched.h>
+
+#include "ftrace_internal.h"
+
+/* How many users may be registered at once (slots, and task vars). */
+#define FGRAPH_ARRAY_SIZE	16
+
+/* Size of one task's shadow stack. */
+#define FGRAPH_STACK_BYTES	PAGE_SIZE
+#define FGRAPH_STACK_WORDS	(FGRAPH_STACK_BYTES / sizeof(long))
+
+/* Frames start above the task vars. */
+#define FGRAPH_FIRST_WORD	FGRAPH_ARRAY_SIZE
+
+/* A frame's header in words; the link word follows it. */
+#define FGRAPH_HDR_WORDS	\
+	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(long))
+#define FGRAPH_FRAME_MIN	(FGRAPH_HDR_WORDS + 1)
+
+/* What one user may reserve per call with fgraph_reserve_data(). */
+#define FGRAPH_MAX_DATA_WORDS	32
+#define FGRAPH_MAX_DATA_SIZE	(FGRAPH_MAX_DATA_WORDS * sizeof(long))
+
+/* curr_ret_stack: (top << FG_TOP_SHIFT) | base. */
+#define FG_TOP_SHIFT		16
+#define FG_BASE_MASK		GENMASK(FG_TOP_SHIFT - 1, 0)
+
+/*
+ * A record word:
+ *   bits 0-3	slot of the user
+ *   bits 4-9	words of data below the record (0..FGRAPH_MAX_DATA_WORDS)
+ *   bit 10	open: the user's entry callback runs and reserved nothing yet
+ *   bits 11-	generation of the registration; with the slot, the key
+ */
+#define FG_REC_SLOT_MASK	GENMASK(3, 0)
+#define FG_REC_SIZE_SHIFT	4
+#define FG_REC_SIZE_MASK	GENMASK(9, FG_REC_SIZE_SHIFT)
+#define FG_REC_OPEN		BIT(10)
+#define FG_REC_GEN_SHIFT	11
+#define FG_REC_KEY_MASK		(~(FG_REC_SIZE_MASK | FG_REC_OPEN))
+#define FG_GEN_LIMIT		(ULONG_MAX >> FG_REC_GEN_SHIFT)
+
+/* Link word flag: a direct user's frame (above any state's bits). */
+#define FG_LINK_DIRECT		BIT(31)
+
+static_assert(FGRAPH_ARRAY_SIZE - 1 <= FG_REC_SLOT_MASK);
+static_assert(FGRAPH_MAX_DATA_WORDS <= (FG_REC_SIZE_MASK >> FG_REC_SIZE_SHIFT));
+/* Both halves of the state fit, and the int stays positive. */
+static_assert(FGRAPH_STACK_WORDS < (1UL << (FG_TOP_SHIFT - 1)));
+static_assert(sizeof(struct ftrace_ret_stack) % sizeof(long) == 0);
+
+/* ---- stack state and frames ------------------------------------------ */
+
+static inline unsigned int fg_state(unsigned int top, unsigned int base)
+{
+	return top << FG_TOP_SHIFT | base;
+}
+
+static inline unsigned int fg_top(unsigned long state)
+{
+	return (state >> FG_TOP_SHIFT) & FG_BASE_MASK;
+}
+
+static inline unsigned int fg_base(unsigned long state)
+{
+	return state & FG_BASE_MASK;
+}
+
+static inline unsigned int fg_link_word(unsigned int base)
+{
+	return base + FGRAPH_HDR_WORDS;
+}
+
+static inline struct ftrace_ret_stack *fg_hdr(unsigned long *ws,
+					      unsigned int base)
+{
+	return (struct ftrace_ret_stack *)&ws[base];
+}
+
+static inline unsigned int fg_rec_words(unsigned long rec)
+{
+	return (rec & FG_REC_SIZE_MASK) >> FG_REC_SIZE_SHIFT;
+}
+
+/*
+ * The base of the frame @state names on @ws, or 0 when it names none: the
+ * stack is empty, or the words are not a frame (a corrupt stack, or the
+ * stack of another task changing under a walker).
+ */
+static __always_inline unsigned int fg_frame_base(unsigned long *ws,
+						  unsigned int state)
+{
+	unsigned int base = fg_base(state);
+	unsigned int top = fg_top(state);
+	unsigned long link;
+
+	if (base < FGRAPH_FIRST_WORD || top > FGRAPH_STACK_WORDS ||
+	    top < base + FGRAPH_FRAME_MIN)
+		return 0;
+	link = READ_ONCE(ws[fg_link_word(base)]) & ~FG_LINK_DIRECT;
+	if (fg_top(link) != base)
+		return 0;
+	return base;
+}
+
+/* The state below the frame at @base: the next frame of a walk. */
+static inline unsigned int fg_below(unsigned long *ws, unsigned int base)
+{
+	return READ_ONCE(ws[fg_link_word(base)]) & ~FG_LINK_DIRECT;
+}
+
+/* A direct user's frame (fgraph_direct_push()). */
+static inline bool fg_is_direct(unsigned long *ws, unsigned int base)
+{
+	return ws[fg_link_word(base)] & FG_LINK_DIRECT;
+}
+
+/* A task's shadow stack, or NULL. */
+static inline unsigned long *fg_stack_of(struct task_struct *t)
+{
+	/* Pairs with fg_task_attach(): the state is set before the stack. */
+	return smp_load_acquire(&t->ret_stack);
+}
+
+/* Set by ftrace_graph_stop(): no return is hooked any more. */
+extern bool fgraph_killed;
+
+/*
+ * The return trampolines a hooked return-address slot may hold:
+ * return_to_handler, and on x86-64 fprobe's own (fprobe_return_handler,
+ * which pops fprobe's direct frames without fgraph's dispatch).  Both are
+ * permanent text, so an unwinder translates either at any time.
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_FPROBE)
+# define FGRAPH_HAVE_FPROBE_HANDLER
+void fprobe_return_handler(void);
+/* fprobe.c: what fprobe_return_handler calls; the real return address. */
+unsigned long fprobe_return(struct ftrace_regs *fregs);
+#endif
+
+static __always_inline bool fgraph_is_hook(unsigned long addr)
+{
+	if (addr == (unsigned long)dereference_kernel_function_descriptor(return_to_handler))
+		return true;
+#ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	if (addr == (unsigned long)fprobe_return_handler)
+		return true;
+#endif
+	return false;
+}
+
+/* fgraph.c: the real return address when the frame at @base saved a hook. */
+unsigned long fgraph_real_ret_below(unsigned long *ws, unsigned int base);
+
+/*
+ * Where the call of the frame at @base really returns to: @ret, what the
+ * frame saved, unless that is a hook (the function was hooked twice, by
+ * two users or through a tail call); then what a frame further down saved
+ * for the same slot.
+ */
+static __always_inline unsigned long fgraph_real_ret(unsigned long *ws,
+						     unsigned int base,
+						     unsigned long ret)
+{
+	if (likely(!fgraph_is_hook(ret)))
+		return ret;
+	return fgraph_real_ret_below(ws, base);
+}
+
+/*
+ * fgraph_push_direct_frame - push a direct frame for the call @fregs enters
+ * @key: the direct user's registration key (fgraph_direct_key())
+ * @func: the call site of the function entered
+ * @fregs: its register frame (ftrace_regs_return_slot() holds the return
+ *	   address)
+ * @words: words of data, 1 to FGRAPH_MAX_DATA_WORDS (not checked here)
+ *
+ * The push of fgraph_direct_push() without the checks of the user's
+ * registration: for a caller that knows its key is live.  A direct frame's
+ * calltime, subtime and fp words are left as they are: nothing reads them.
+ *
+ * Context: as fgraph_direct_push().
+ * Return: the data words, or NULL (see fgraph_direct_push()).
+ */
+static __always_inline unsigned long *
+fgraph_push_direct_frame(unsigned long key, unsigned long func,
+			 struct ftrace_regs *fregs, unsigned int words)
+{
+	unsigned long rec = key | (unsigned long)words << FG_REC_SIZE_SHIFT;
+	unsigned long *slot = ftrace_regs_return_slot(fregs);
+	unsigned long *retp = ftrace_regs_return_key(fregs);
+	struct task_struct *t = current;
+	unsigned int before, base, top;
+	struct ftrace_ret_stack *hdr;
+	unsigned long *ws, ret;
+
+	/*
+	 * Not on a stack outside the kernel half: a CPU coming back from
+	 * suspend runs traced code before it has a proper stack (and current).
+	 */
+	if (unlikely((long)current_stack_pointer >= 0))
+		return NULL;
+	ws = fg_stack_of(t);
+	if (unlikely(!ws || READ_ONCE(fgraph_killed) ||
+		     atomic_read(&t->tracing_graph_pause)))
+		return NULL;
+
+	before = READ_ONCE(t->curr_ret_stack);
+	base = fg_top(before);
+	top = base + FGRAPH_FRAME_MIN + words + 1;
+	if (unlikely(top > FGRAPH_STACK_WORDS)) {
+		atomic_inc(&t->trace_overrun);
+		return NULL;
+	}
+	ret = *slot;
+
+	/* Claim, write, publish: see "The stack state" in fgraph.c. */
+	WRITE_ONCE(t->curr_ret_stack, fg_state(top, fg_base(before)));
+	barrier();
+	hdr = fg_hdr(ws, base);
+	hdr->ret = ret;
+	hdr->func = func;
+	hdr->retp = retp;
+	ws[fg_link_word(base)] = before | FG_LINK_DIRECT;
+	ws[top - 1] = rec;
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
+	return &ws[top - 1 - words];
+}
+
+/*
+ * The top frame of @t, if it is a direct frame: its base, and through
+ * @data and @words the data its record covers.  0 if the top is not a
+ * well-formed direct frame.
+ */
+static __always_inline unsigned int
+fgraph_top_direct_frame(struct task_struct *t, unsigned long *ws,
+			unsigned long **data, unsigned int *words)
+{
+	unsigned int state = READ_ONCE(t->curr_ret_stack);
+	unsigned int base = fg_frame_base(ws, state);
+	unsigned int top = fg_top(state);
+	unsigned long rec;
+	unsigned int nr;
+
+	if (unlikely(!base || !fg_is_direct(ws, base)))
+		return 0;
+	rec = ws[top - 1];
+	nr = fg_rec_words(rec);
+	if (unlikely(top < fg_link_word(base) + 2 + nr))
+		return 0;
+	*data = &ws[top - 1 - nr];
+	*words = nr;
+	return base;
+}
+
+/* Drop the top frame of @t, at @base, and everything above it. */
+static __always_inline void fgraph_pop_frame(struct task_struct *t,
+					     unsigned long *ws,
+					     unsigned int base)
+{
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_below(ws, base));
+}
+
+#endif /* _KERNEL_TRACE_FGRAPH_FRAME_H */
