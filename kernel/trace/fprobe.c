@@ -233,6 +233,31 @@ static __always_inline unsigned long *fprobe_push(unsigned long ip,
 #endif
 }
 
+/* fprobe_push() of a frame whose one record is @hdr, without entry data. */
+static __always_inline bool fprobe_push_hdr(unsigned long ip,
+					    struct ftrace_regs *fregs,
+					    unsigned long hdr)
+{
+#ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	unsigned long *ws;
+	unsigned int top;
+
+	top = fgraph_push_direct_top(READ_ONCE(fprobe_graph_key), ip, fregs, 1,
+				     &ws);
+	if (unlikely(!top))
+		return false;
+	ws[top - 2] = hdr;
+	return true;
+#else
+	unsigned long *data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, 1);
+
+	if (unlikely(!data))
+		return false;
+	*data = hdr;
+	return true;
+#endif
+}
+
 /*
  * Hook the return of the call just pushed: to fprobe_return_handler where
  * there is one (the return then skips fgraph's dispatch), else to fgraph's
@@ -495,7 +520,6 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
 	struct fprobe *fp = node->fp;
 	unsigned int flags = READ_ONCE(fp->flags);
-	unsigned long *data;
 
 	if (flags & FPROBE_FL_DISABLED)
 		return;
@@ -512,12 +536,10 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 		if (fp->entry_handler &&
 		    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
 			return;
-		data = fprobe_push(ip, fregs, 1);
-		if (unlikely(!data)) {
-			fp->nmissed++;
+		if (unlikely(!fprobe_push_hdr(ip, fregs, node->hdr | FPROBE_HDR_CALL))) {
+			node->fp->nmissed++;
 			return;
 		}
-		data[0] = node->hdr | FPROBE_HDR_CALL;
 		fprobe_hook_return(fregs);
 		return;
 	}
@@ -756,6 +778,9 @@ static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
 	return ret;
 }
 
+/* The largest frame of one fprobe record, in words. */
+#define FPROBE_FRAME_MAX	(FGRAPH_FRAME_MIN + 2 + FPROBE_DATA_WORDS_MAX)
+
 /*
  * The return-address slot fprobe_return_handler pushed: its own address
  * there while fprobe_return() runs, what RET then takes it to after.
@@ -824,9 +849,14 @@ unsigned long fprobe_return(struct ftrace_regs *fregs)
 	unsigned long link, hdr, ret, func;
 	struct ftrace_ret_stack *frame;
 
-	/* A frame's words (header, link, record, fgraph's record) in the stack. */
-	if (unlikely(!ws || base < FGRAPH_FIRST_WORD ||
-		     top > FGRAPH_STACK_WORDS || words > FPROBE_DATA_WORDS_MAX))
+	/*
+	 * A frame's words (header, link, record, fgraph's record) in the
+	 * stack: one test of the base covers the top too, given the words
+	 * (frames in the last FPROBE_FRAME_MAX words go the general way).
+	 */
+	if (unlikely(!ws || base - FGRAPH_FIRST_WORD >
+		     FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
+		     words > FPROBE_DATA_WORDS_MAX))
 		return fprobe_return_general(fregs);
 	/*
 	 * A direct frame whose link names the state below it, holding
