@@ -642,8 +642,12 @@ out:
 
 NOKPROBE_SYMBOL(fprobe_exit_entry);
 
-/* The live probe a record header names, or NULL if it is gone since. */
-static __always_inline struct fprobe *fprobe_find_live(unsigned long hdr)
+/*
+ * The live registration a record header names, or NULL if it is gone
+ * since.  The binding, not its probe: a binding's fp is never NULL, and
+ * returning it spares the callers a second NULL test.
+ */
+static __always_inline struct fprobe_binding *fprobe_find_live(unsigned long hdr)
 {
 	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
 	unsigned int slot = (hdr >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
@@ -654,7 +658,7 @@ static __always_inline struct fprobe *fprobe_find_live(unsigned long hdr)
 	b = rcu_dereference_raw(regs->slot[slot]);
 	if (unlikely(!b || (b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
 		return NULL;
-	return b->fp;
+	return b;
 }
 
 /*
@@ -673,6 +677,7 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 	unsigned int pos, words, flags, bit;
 	unsigned long hdr;
+	struct fprobe_binding *b;
 	struct fprobe *fp;
 
 	if (unlikely(!fprobe_rcu_ok()))
@@ -687,9 +692,10 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 			break;
 		if (!(hdr & FPROBE_HDR_CALL))
 			continue;
-		fp = fprobe_find_live(hdr);
-		if (!fp)
+		b = fprobe_find_live(hdr);
+		if (!b)
 			continue;
+		fp = b->fp;
 		flags = READ_ONCE(fp->flags);
 		if (flags & FPROBE_FL_DISABLED)
 			continue;
@@ -730,13 +736,15 @@ static __always_inline void fprobe_run_one_exit(unsigned long ip,
 						struct ftrace_regs *fregs)
 {
 	unsigned int flags, bit;
+	struct fprobe_binding *b;
 	struct fprobe *fp;
 
 	if (unlikely(!(hdr & FPROBE_HDR_CALL) || !fprobe_rcu_ok()))
 		return;
-	fp = fprobe_find_live(hdr);
-	if (unlikely(!fp))
+	b = fprobe_find_live(hdr);
+	if (unlikely(!b))
 		return;
+	fp = b->fp;
 	flags = READ_ONCE(fp->flags);
 	if (flags & FPROBE_FL_DISABLED)
 		return;
