@@ -186,23 +186,29 @@ static __always_inline unsigned long fgraph_real_ret(unsigned long *ws,
 }
 
 /*
- * fgraph_push_direct_frame - push a direct frame for the call @fregs enters
+ * fgraph_push_direct_top - push a direct frame for the call @fregs enters
  * @key: the direct user's registration key (fgraph_direct_key())
  * @func: the call site of the function entered
  * @fregs: its register frame (ftrace_regs_return_slot() holds the return
  *	   address)
  * @words: words of data, 1 to FGRAPH_MAX_DATA_WORDS (not checked here)
+ * @wsp: where to store the task's shadow stack
  *
  * The push of fgraph_direct_push() without the checks of the user's
  * registration: for a caller that knows its key is live.  A direct frame's
  * calltime, subtime and fp words are left as they are: nothing reads them.
+ * The data words are (*@wsp)[top - 1 - @words] to (*@wsp)[top - 2].  An
+ * index, not a pointer, so a caller's test of the result is the one test
+ * of the failure (the kernel's compiler may not assume a computed pointer
+ * is not NULL).
  *
  * Context: as fgraph_direct_push().
- * Return: the data words, or NULL (see fgraph_direct_push()).
+ * Return: the new top of the stack, or 0 (see fgraph_direct_push()).
  */
-static __always_inline unsigned long *
-fgraph_push_direct_frame(unsigned long key, unsigned long func,
-			 struct ftrace_regs *fregs, unsigned int words)
+static __always_inline unsigned int
+fgraph_push_direct_top(unsigned long key, unsigned long func,
+		       struct ftrace_regs *fregs, unsigned int words,
+		       unsigned long **wsp)
 {
 	unsigned long rec = key | (unsigned long)words << FG_REC_SIZE_SHIFT;
 	unsigned long *slot = ftrace_regs_return_slot(fregs);
@@ -217,18 +223,18 @@ fgraph_push_direct_frame(unsigned long key, unsigned long func,
 	 * suspend runs traced code before it has a proper stack (and current).
 	 */
 	if (unlikely((long)current_stack_pointer >= 0))
-		return NULL;
+		return 0;
 	ws = fg_stack_of(t);
 	if (unlikely(!ws || READ_ONCE(fgraph_killed) ||
 		     atomic_read(&t->tracing_graph_pause)))
-		return NULL;
+		return 0;
 
 	before = READ_ONCE(t->curr_ret_stack);
 	base = fg_top(before);
 	top = base + FGRAPH_FRAME_MIN + words + 1;
 	if (unlikely(top > FGRAPH_STACK_WORDS)) {
 		atomic_inc(&t->trace_overrun);
-		return NULL;
+		return 0;
 	}
 	ret = *slot;
 
@@ -243,7 +249,29 @@ fgraph_push_direct_frame(unsigned long key, unsigned long func,
 	ws[top - 1] = rec;
 	barrier();
 	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
-	return &ws[top - 1 - words];
+	*wsp = ws;
+	return top;
+}
+
+/*
+ * fgraph_push_direct_frame - fgraph_push_direct_top(), for the data words
+ * @key: as fgraph_push_direct_top()
+ * @func: as fgraph_push_direct_top()
+ * @fregs: as fgraph_push_direct_top()
+ * @words: as fgraph_push_direct_top()
+ *
+ * Context: as fgraph_direct_push().
+ * Return: the data words, or NULL (see fgraph_direct_push()).
+ */
+static __always_inline unsigned long *
+fgraph_push_direct_frame(unsigned long key, unsigned long func,
+			 struct ftrace_regs *fregs, unsigned int words)
+{
+	unsigned long *ws;
+	unsigned int top;
+
+	top = fgraph_push_direct_top(key, func, fregs, words, &ws);
+	return top ? &ws[top - 1 - words] : NULL;
 }
 
 /*

@@ -233,6 +233,31 @@ static __always_inline unsigned long *fprobe_push(unsigned long ip,
 #endif
 }
 
+/* fprobe_push() of a frame whose one record is @hdr, without entry data. */
+static __always_inline bool fprobe_push_hdr(unsigned long ip,
+					    struct ftrace_regs *fregs,
+					    unsigned long hdr)
+{
+#ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	unsigned long *ws;
+	unsigned int top;
+
+	top = fgraph_push_direct_top(READ_ONCE(fprobe_graph_key), ip, fregs, 1,
+				     &ws);
+	if (unlikely(!top))
+		return false;
+	ws[top - 2] = hdr;
+	return true;
+#else
+	unsigned long *data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, 1);
+
+	if (unlikely(!data))
+		return false;
+	*data = hdr;
+	return true;
+#endif
+}
+
 /*
  * Hook the return of the call just pushed: to fprobe_return_handler where
  * there is one (the return then skips fgraph's dispatch), else to fgraph's
@@ -371,31 +396,53 @@ static __always_inline bool fprobe_kprobe_blocks(unsigned int flags)
 	return unlikely(flags & FPROBE_FL_KPROBE_SHARED) && kprobe_running();
 }
 
-static __always_inline int
-fprobe_call_entry(struct fprobe *fp, unsigned int flags, unsigned long ip,
-		  unsigned long ret_ip, struct ftrace_regs *fregs, void *data)
+/*
+ * The handler calls of FPROBE_FL_KPROBE_SHARED probes, inside a kprobe
+ * busy section.  Out of line: the values they keep across their three
+ * calls would otherwise cost callee-saved registers on every hit.
+ */
+static noinline int fprobe_call_entry_busy(struct fprobe *fp, unsigned long ip,
+					   unsigned long ret_ip,
+					   struct ftrace_regs *fregs, void *data)
 {
 	int ret;
 
-	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED)))
-		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
 	kprobe_busy_begin();
 	ret = fp->entry_handler(fp, ip, ret_ip, fregs, data);
 	kprobe_busy_end();
 	return ret;
 }
 
+NOKPROBE_SYMBOL(fprobe_call_entry_busy);
+
+static noinline void fprobe_call_exit_busy(struct fprobe *fp, unsigned long ip,
+					   unsigned long ret_ip,
+					   struct ftrace_regs *fregs, void *data)
+{
+	kprobe_busy_begin();
+	fp->exit_handler(fp, ip, ret_ip, fregs, data);
+	kprobe_busy_end();
+}
+
+NOKPROBE_SYMBOL(fprobe_call_exit_busy);
+
+static __always_inline int
+fprobe_call_entry(struct fprobe *fp, unsigned int flags, unsigned long ip,
+		  unsigned long ret_ip, struct ftrace_regs *fregs, void *data)
+{
+	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED)))
+		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
+	return fprobe_call_entry_busy(fp, ip, ret_ip, fregs, data);
+}
+
 static __always_inline void
 fprobe_call_exit(struct fprobe *fp, unsigned int flags, unsigned long ip,
 		 unsigned long ret_ip, struct ftrace_regs *fregs, void *data)
 {
-	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED))) {
+	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED)))
 		fp->exit_handler(fp, ip, ret_ip, fregs, data);
-		return;
-	}
-	kprobe_busy_begin();
-	fp->exit_handler(fp, ip, ret_ip, fregs, data);
-	kprobe_busy_end();
+	else
+		fprobe_call_exit_busy(fp, ip, ret_ip, fregs, data);
 }
 
 /* Entry of a function with entry-kind probes (fprobe_ftrace_ops.func). */
@@ -430,6 +477,38 @@ static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 NOKPROBE_SYMBOL(fprobe_ftrace_entry);
 
 /*
+ * fprobe_exit_entry_one() for a probe with entry data: the record is
+ * pushed first, for the entry handler to fill.  Out of line, so that the
+ * values it keeps across the handler call cost the common case nothing.
+ */
+static noinline void fprobe_exit_entry_data(struct fprobe_node *node,
+					    unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_regs *fregs,
+					    unsigned int flags,
+					    unsigned int words)
+{
+	struct fprobe *fp = node->fp;
+	unsigned long *data;
+
+	data = fprobe_push(ip, fregs, 1 + words);
+	if (unlikely(!data)) {
+		/* No room for this call's record: no exit handler. */
+		fp->nmissed++;
+		return;
+	}
+	if (fp->entry_handler &&
+	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, data + 1)) {
+		fgraph_direct_done(fregs, false);
+		return;
+	}
+	data[0] = node->hdr | FPROBE_HDR_CALL;
+	fprobe_hook_return(fregs);
+}
+
+NOKPROBE_SYMBOL(fprobe_exit_entry_data);
+
+/*
  * The common case of fprobe_exit_entry(): @node is the only graph-kind
  * probe of the site.  The same rules, without the block bookkeeping.
  */
@@ -441,7 +520,6 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
 	struct fprobe *fp = node->fp;
 	unsigned int flags = READ_ONCE(fp->flags);
-	unsigned long *data;
 
 	if (flags & FPROBE_FL_DISABLED)
 		return;
@@ -458,28 +536,14 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 		if (fp->entry_handler &&
 		    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
 			return;
-		data = fprobe_push(ip, fregs, 1);
-		if (unlikely(!data)) {
-			fp->nmissed++;
+		if (unlikely(!fprobe_push_hdr(ip, fregs, node->hdr | FPROBE_HDR_CALL))) {
+			node->fp->nmissed++;
 			return;
 		}
-		data[0] = node->hdr | FPROBE_HDR_CALL;
 		fprobe_hook_return(fregs);
 		return;
 	}
-	data = fprobe_push(ip, fregs, 1 + words);
-	if (unlikely(!data)) {
-		/* No room for this call's record: no exit handler. */
-		fp->nmissed++;
-		return;
-	}
-	if (fp->entry_handler &&
-	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, data + 1)) {
-		fgraph_direct_done(fregs, false);
-		return;
-	}
-	data[0] = node->hdr | FPROBE_HDR_CALL;
-	fprobe_hook_return(fregs);
+	fprobe_exit_entry_data(node, ip, parent_ip, fregs, flags, words);
 }
 
 /*
@@ -578,8 +642,12 @@ out:
 
 NOKPROBE_SYMBOL(fprobe_exit_entry);
 
-/* The live probe a record header names, or NULL if it is gone since. */
-static __always_inline struct fprobe *fprobe_find_live(unsigned long hdr)
+/*
+ * The live registration a record header names, or NULL if it is gone
+ * since.  The binding, not its probe: a binding's fp is never NULL, and
+ * returning it spares the callers a second NULL test.
+ */
+static __always_inline struct fprobe_binding *fprobe_find_live(unsigned long hdr)
 {
 	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
 	unsigned int slot = (hdr >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
@@ -590,7 +658,7 @@ static __always_inline struct fprobe *fprobe_find_live(unsigned long hdr)
 	b = rcu_dereference_raw(regs->slot[slot]);
 	if (unlikely(!b || (b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
 		return NULL;
-	return b->fp;
+	return b;
 }
 
 /*
@@ -609,6 +677,7 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 	unsigned int pos, words, flags, bit;
 	unsigned long hdr;
+	struct fprobe_binding *b;
 	struct fprobe *fp;
 
 	if (unlikely(!fprobe_rcu_ok()))
@@ -623,9 +692,10 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 			break;
 		if (!(hdr & FPROBE_HDR_CALL))
 			continue;
-		fp = fprobe_find_live(hdr);
-		if (!fp)
+		b = fprobe_find_live(hdr);
+		if (!b)
 			continue;
+		fp = b->fp;
 		flags = READ_ONCE(fp->flags);
 		if (flags & FPROBE_FL_DISABLED)
 			continue;
@@ -666,13 +736,15 @@ static __always_inline void fprobe_run_one_exit(unsigned long ip,
 						struct ftrace_regs *fregs)
 {
 	unsigned int flags, bit;
+	struct fprobe_binding *b;
 	struct fprobe *fp;
 
 	if (unlikely(!(hdr & FPROBE_HDR_CALL) || !fprobe_rcu_ok()))
 		return;
-	fp = fprobe_find_live(hdr);
-	if (unlikely(!fp))
+	b = fprobe_find_live(hdr);
+	if (unlikely(!b))
 		return;
+	fp = b->fp;
 	flags = READ_ONCE(fp->flags);
 	if (flags & FPROBE_FL_DISABLED)
 		return;
@@ -714,6 +786,43 @@ static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
 	return ret;
 }
 
+/* The largest frame of one fprobe record, in words. */
+#define FPROBE_FRAME_MAX	(FGRAPH_FRAME_MIN + 2 + FPROBE_DATA_WORDS_MAX)
+
+/*
+ * The return-address slot fprobe_return_handler pushed: its own address
+ * there while fprobe_return() runs, what RET then takes it to after.
+ */
+static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
+{
+	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs) - 1;
+}
+
+/*
+ * fprobe_return() for a frame of one record with entry data: the handler
+ * reads the data on the shadow stack, so the frame is popped after it.
+ */
+static noinline unsigned long fprobe_return_data(struct ftrace_regs *fregs,
+						 unsigned long *ws,
+						 unsigned int base,
+						 unsigned long link,
+						 unsigned long hdr)
+{
+	struct ftrace_ret_stack *frame = fg_hdr(ws, base);
+	unsigned long ret = frame->ret;
+
+	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
+
+	preempt_disable_notrace();
+	fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2], fregs);
+	preempt_enable_notrace();
+
+	/* Pop: back to the state the link saved. */
+	barrier();
+	WRITE_ONCE(current->curr_ret_stack, link & ~FG_LINK_DIRECT);
+	return ret;
+}
+
 /**
  * fprobe_return - the return of a call whose exit fprobe hooked
  * @fregs: the registers fprobe_return_handler saved (return value, frame)
@@ -721,11 +830,18 @@ static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
  * The top frame of the task's shadow stack is the direct frame fprobe
  * pushed for this call (the slot held fprobe_return_handler, and frames
  * pushed since have been popped).  Runs the exit handlers its records ask
- * for, with the frame still on the stack (an unwinder in a handler finds
- * the real return address through it), then pops it.  The common frame,
- * one probe's record, is read here; any other goes the general way, and
- * a top that is not a direct frame is not ours: fgraph's return path then
- * takes the call (and stops graph tracing if the stack is corrupt).
+ * for and pops it.  The common frame, one probe's record, is read here;
+ * any other goes the general way, and a top that is not a direct frame is
+ * not ours: fgraph's return path then takes the call (and stops graph
+ * tracing if the stack is corrupt).
+ *
+ * A record without entry data leaves nothing on the shadow stack that the
+ * handler needs, so that frame is popped first, and the address it saved
+ * goes back into the trampoline's return-address slot before the handler
+ * runs: an unwinder in the handler reads the caller there directly (or a
+ * hook that a frame still below it translates), and the function keeps
+ * fewer values across the handler call.  With entry data the frame stays
+ * until the handler is done.
  *
  * Context: fprobe_return_handler, any context.
  * Return: the address the function really returns to.
@@ -738,12 +854,17 @@ unsigned long fprobe_return(struct ftrace_regs *fregs)
 	unsigned int base = fg_base(state), top = fg_top(state);
 	/* The entry data words, if the frame holds one fprobe record. */
 	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
-	unsigned long link, hdr, ret;
+	unsigned long link, hdr, ret, func;
 	struct ftrace_ret_stack *frame;
 
-	/* A frame's words (header, link, record, fgraph's record) in the stack. */
-	if (unlikely(!ws || base < FGRAPH_FIRST_WORD ||
-		     top > FGRAPH_STACK_WORDS || words > FPROBE_DATA_WORDS_MAX))
+	/*
+	 * A frame's words (header, link, record, fgraph's record) in the
+	 * stack: one test of the base covers the top too, given the words
+	 * (frames in the last FPROBE_FRAME_MAX words go the general way).
+	 */
+	if (unlikely(!ws || base - FGRAPH_FIRST_WORD >
+		     FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
+		     words > FPROBE_DATA_WORDS_MAX))
 		return fprobe_return_general(fregs);
 	/*
 	 * A direct frame whose link names the state below it, holding
@@ -755,22 +876,33 @@ unsigned long fprobe_return(struct ftrace_regs *fregs)
 		     (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
 		     (hdr & FPROBE_HDR_WORDS) != words))
 		return fprobe_return_general(fregs);
+	if (words)
+		return fprobe_return_data(fregs, ws, base, link, hdr);
 
 	frame = fg_hdr(ws, base);
 	ret = frame->ret;
-	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
-
-	preempt_disable_notrace();
-	fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2], fregs);
-	preempt_enable_notrace();
-
+	/*
+	 * A function hooked twice (another hook saved below ours) is rare:
+	 * the general way finds the real return address, and no call out of
+	 * line is left before the handler's (fewer values to keep).
+	 */
+	if (unlikely(fgraph_is_hook(ret)))
+		return fprobe_return_general(fregs);
+	func = frame->func;
+	ftrace_regs_set_instruction_pointer(fregs, ret);
+	*fprobe_handler_slot(fregs) = ret;
 	/* Pop: back to the state the link saved. */
 	barrier();
 	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
-	return ret;
+
+	preempt_disable_notrace();
+	fprobe_run_one_exit(func, hdr, NULL, fregs);
+	preempt_enable_notrace();
+	return *fprobe_handler_slot(fregs);
 }
 
 NOKPROBE_SYMBOL(fprobe_return_general);
+NOKPROBE_SYMBOL(fprobe_return_data);
 NOKPROBE_SYMBOL(fprobe_return);
 #endif
 
