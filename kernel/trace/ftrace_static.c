@@ -91,12 +91,18 @@ int ftrace_sites_update(int command)
 	ftrace_pick_trace_func();
 
 	if (old) {
-		/* Before the scheduler runs nothing can be inside a call. */
-		if (system_state != SYSTEM_BOOTING)
-			synchronize_rcu_tasks_rude();
+		ftrace_wait_preempt_off();
 		kfree(old);
 	}
 	return 0;
+}
+
+/* Without call-site records there is no per-CPU wait of our own. */
+void ftrace_wait_preempt_off(void)
+{
+	/* Before the scheduler runs nothing can be inside a call. */
+	if (system_state != SYSTEM_BOOTING)
+		synchronize_rcu_tasks_rude();
 }
 
 /**

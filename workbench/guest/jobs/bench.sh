@@ -59,6 +59,10 @@ want filter && timed filter-set-one set_filter schedule
 want filter && timed filter-reset set_filter ''
 want filter && timed function-tracer-on-all sh -c "echo function > $T/current_tracer"
 want filter && timed function-tracer-off sh -c "echo nop > $T/current_tracer"
+# The function graph tracer on every function, then off again (its
+# removal waits out the return callbacks).
+want filter && timed graph-tracer-on-all sh -c "echo function_graph > $T/current_tracer"
+want filter && timed graph-tracer-off sh -c "echo nop > $T/current_tracer"
 
 # Registering and unregistering one ops on every function, timed inside the
 # kernel by a module (no tracer set-up, no shell in the figure).
