@@ -192,8 +192,17 @@ struct fprobe_regs {
 	struct fprobe_binding __rcu	*slot[] __counted_by(size);
 };
 
+/*
+ * What a free slot of the table holds: id 0, which no record names (a
+ * record's generation is never 0), so the return path's lookup needs no
+ * NULL test.  Its probe is never read.
+ */
+static struct fprobe_binding fprobe_binding_none;
+/* The table before the first graph-kind registration: no slot at all. */
+static struct fprobe_regs fprobe_regs_empty;
+
 static DEFINE_MUTEX(fprobe_mutex);
-static struct fprobe_regs __rcu *fprobe_regs;
+static struct fprobe_regs __rcu *fprobe_regs = RCU_INITIALIZER(&fprobe_regs_empty);
 static struct fprobe_map __rcu *fprobe_map;
 /* The map replaced last, and the grace-period cookie after which it is unused. */
 static struct fprobe_map *fprobe_retired;
@@ -242,8 +251,9 @@ static __always_inline bool fprobe_push_hdr(unsigned long ip,
 	unsigned long *ws;
 	unsigned int top;
 
-	top = fgraph_push_direct_top(READ_ONCE(fprobe_graph_key), ip, fregs, 1,
-				     &ws);
+	/* The entry callback read current and per-CPU data already. */
+	top = __fgraph_push_direct_top(READ_ONCE(fprobe_graph_key), ip, fregs,
+				       1, &ws);
 	if (unlikely(!top))
 		return false;
 	ws[top - 2] = hdr;
@@ -274,10 +284,10 @@ static __always_inline void fprobe_hook_return(struct ftrace_regs *fregs)
 
 /*
  * Mark handlers running in the current context; preemption is disabled.
- * Returns the bit to give back to fprobe_busy_exit(), or 0 when handlers
- * already run in this context (a nested hit).  An interrupt in between
- * restores the word before it returns, so the plain read-modify-write is
- * safe.
+ * Returns the token to give back to fprobe_busy_exit() (the mask that
+ * clears the context's bit, never 0), or 0 when handlers already run in
+ * this context (a nested hit).  An interrupt in between restores the word
+ * before it returns, so a plain read-modify-write is safe.
  */
 static __always_inline unsigned int fprobe_busy_enter(void)
 {
@@ -288,20 +298,30 @@ static __always_inline unsigned int fprobe_busy_enter(void)
 	 */
 	unsigned int ctx = preempt_count() &
 			   (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
-	unsigned int bit = likely(!ctx) ? 1 : 1U << fls(ctx);
-	unsigned int cur = __this_cpu_read(fprobe_running);
+	unsigned int bit;
 
-	if (unlikely(cur & bit))
+	if (likely(!ctx)) {
+		/* Constants for the task's bit: no mask to compute. */
+		if (unlikely(__this_cpu_read(fprobe_running) & 1))
+			return 0;
+		__this_cpu_or(fprobe_running, 1);
+		barrier();
+		return ~1U;
+	}
+	bit = 1U << fls(ctx);
+	if (unlikely(__this_cpu_read(fprobe_running) & bit))
 		return 0;
-	__this_cpu_write(fprobe_running, cur | bit);
+	__this_cpu_or(fprobe_running, bit);
 	barrier();
-	return bit;
+	return ~bit;
 }
 
-static __always_inline void fprobe_busy_exit(unsigned int bit)
+/* @mask: what fprobe_busy_enter() returned (not 0). */
+static __always_inline void fprobe_busy_exit(unsigned int mask)
 {
 	barrier();
-	__this_cpu_write(fprobe_running, __this_cpu_read(fprobe_running) & ~bit);
+	/* One read-modify-write instruction of memory where the arch has it. */
+	__this_cpu_and(fprobe_running, mask);
 }
 
 /*
@@ -509,6 +529,55 @@ static noinline void fprobe_exit_entry_data(struct fprobe_node *node,
 NOKPROBE_SYMBOL(fprobe_exit_entry_data);
 
 /*
+ * A live probe without entry data (@flags its flags): the entry handler
+ * runs first and the frame is pushed only if it wants the exit (fewer
+ * values to keep across the call; the same handler calls and misses).
+ */
+static __always_inline void fprobe_exit_entry_plain(struct fprobe_node *node,
+						    unsigned long ip,
+						    unsigned long parent_ip,
+						    struct ftrace_regs *fregs,
+						    unsigned int flags)
+{
+	struct fprobe *fp = node->fp;
+
+	if (fp->entry_handler &&
+	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
+		return;
+	if (unlikely(!fprobe_push_hdr(ip, fregs, node->hdr | FPROBE_HDR_CALL))) {
+		node->fp->nmissed++;
+		return;
+	}
+	fprobe_hook_return(fregs);
+}
+
+/*
+ * fprobe_exit_entry_one() for a probe that is disabled, shares kprobes'
+ * busy state or has entry data.  Out of line: the common probe pays one
+ * test for all three.
+ */
+static noinline void fprobe_exit_entry_rare(struct fprobe_node *node,
+					    unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_regs *fregs,
+					    unsigned int flags,
+					    unsigned int words)
+{
+	if (flags & FPROBE_FL_DISABLED)
+		return;
+	if (fprobe_kprobe_blocks(flags)) {
+		node->fp->nmissed++;
+		return;
+	}
+	if (words)
+		fprobe_exit_entry_data(node, ip, parent_ip, fregs, flags, words);
+	else
+		fprobe_exit_entry_plain(node, ip, parent_ip, fregs, flags);
+}
+
+NOKPROBE_SYMBOL(fprobe_exit_entry_rare);
+
+/*
  * The common case of fprobe_exit_entry(): @node is the only graph-kind
  * probe of the site.  The same rules, without the block bookkeeping.
  */
@@ -518,32 +587,13 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 						  struct ftrace_regs *fregs)
 {
 	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
-	struct fprobe *fp = node->fp;
-	unsigned int flags = READ_ONCE(fp->flags);
+	unsigned int flags = READ_ONCE(node->fp->flags);
 
-	if (flags & FPROBE_FL_DISABLED)
-		return;
-	if (fprobe_kprobe_blocks(flags)) {
-		fp->nmissed++;
-		return;
-	}
-	if (!words) {
-		/*
-		 * No entry data: the entry handler runs first and the frame
-		 * is pushed only if it wants the exit (fewer values to keep
-		 * across the call; the same handler calls and misses).
-		 */
-		if (fp->entry_handler &&
-		    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
-			return;
-		if (unlikely(!fprobe_push_hdr(ip, fregs, node->hdr | FPROBE_HDR_CALL))) {
-			node->fp->nmissed++;
-			return;
-		}
-		fprobe_hook_return(fregs);
-		return;
-	}
-	fprobe_exit_entry_data(node, ip, parent_ip, fregs, flags, words);
+	if (unlikely((flags & (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED)) |
+		     words))
+		fprobe_exit_entry_rare(node, ip, parent_ip, fregs, flags, words);
+	else
+		fprobe_exit_entry_plain(node, ip, parent_ip, fregs, 0);
 }
 
 /*
@@ -643,22 +693,26 @@ out:
 NOKPROBE_SYMBOL(fprobe_exit_entry);
 
 /*
- * The live registration a record header names, or NULL if it is gone
- * since.  The binding, not its probe: a binding's fp is never NULL, and
- * returning it spares the callers a second NULL test.
+ * Find the live registration a record header names: false if it is gone
+ * since, else true with its probe in *@fpp (never NULL).  A flag and an
+ * out parameter, not a pointer, so a caller tests one condition (the
+ * kernel's compiler keeps a test of a loaded pointer for NULL).
  */
-static __always_inline struct fprobe_binding *fprobe_find_live(unsigned long hdr)
+static __always_inline bool fprobe_find_live(unsigned long hdr,
+					     struct fprobe **fpp)
 {
 	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
 	unsigned int slot = (hdr >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
 	struct fprobe_binding *b;
 
-	if (unlikely(!regs || slot >= regs->size))
-		return NULL;
+	/* Never NULL: an empty table, and a free slot's id matches no record. */
+	if (unlikely(slot >= regs->size))
+		return false;
 	b = rcu_dereference_raw(regs->slot[slot]);
-	if (unlikely(!b || (b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
-		return NULL;
-	return b;
+	if (unlikely((b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
+		return false;
+	*fpp = b->fp;
+	return true;
 }
 
 /*
@@ -677,7 +731,6 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 	unsigned int pos, words, flags, bit;
 	unsigned long hdr;
-	struct fprobe_binding *b;
 	struct fprobe *fp;
 
 	if (unlikely(!fprobe_rcu_ok()))
@@ -692,10 +745,8 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 			break;
 		if (!(hdr & FPROBE_HDR_CALL))
 			continue;
-		b = fprobe_find_live(hdr);
-		if (!b)
+		if (!fprobe_find_live(hdr, &fp))
 			continue;
-		fp = b->fp;
 		flags = READ_ONCE(fp->flags);
 		if (flags & FPROBE_FL_DISABLED)
 			continue;
@@ -724,11 +775,31 @@ static void fprobe_graph_return(unsigned long ip, unsigned long *data,
 NOKPROBE_SYMBOL(fprobe_graph_return);
 
 #ifdef FGRAPH_HAVE_FPROBE_HANDLER
+/* fprobe_run_one_exit() for a live FPROBE_FL_KPROBE_SHARED probe. */
+static noinline void fprobe_one_exit_shared(struct fprobe *fp, unsigned long ip,
+					    unsigned long hdr,
+					    unsigned long *data,
+					    struct ftrace_regs *fregs)
+{
+	unsigned int bit = fprobe_busy_enter();
+
+	if (unlikely(!bit) || kprobe_running())
+		fp->nmissed++;
+	else
+		fprobe_call_exit_busy(fp, ip,
+				      ftrace_regs_get_instruction_pointer(fregs),
+				      fregs, (hdr & FPROBE_HDR_WORDS) ? data : NULL);
+	if (bit)
+		fprobe_busy_exit(bit);
+}
+
+NOKPROBE_SYMBOL(fprobe_one_exit_shared);
+
 /*
- * The exit of a call whose block is one record, @hdr, followed by the
- * probe's entry data @data: fprobe_run_exits() for one record, with
- * preemption disabled and the instruction pointer of @fregs the real
- * return address.
+ * The exit of a call whose block is one record, @hdr (its CALL bit set),
+ * followed by the probe's entry data @data: fprobe_run_exits() for one
+ * record, with preemption disabled and the instruction pointer of @fregs
+ * the real return address.
  */
 static __always_inline void fprobe_run_one_exit(unsigned long ip,
 						unsigned long hdr,
@@ -736,30 +807,36 @@ static __always_inline void fprobe_run_one_exit(unsigned long ip,
 						struct ftrace_regs *fregs)
 {
 	unsigned int flags, bit;
-	struct fprobe_binding *b;
 	struct fprobe *fp;
 
-	if (unlikely(!(hdr & FPROBE_HDR_CALL) || !fprobe_rcu_ok()))
+	if (unlikely(!fprobe_rcu_ok()))
 		return;
-	b = fprobe_find_live(hdr);
-	if (unlikely(!b))
+	if (unlikely(!fprobe_find_live(hdr, &fp)))
 		return;
-	fp = b->fp;
 	flags = READ_ONCE(fp->flags);
-	if (flags & FPROBE_FL_DISABLED)
+	if (unlikely(flags & (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))) {
+		/* One test of the flags for the common probe. */
+		if (!(flags & FPROBE_FL_DISABLED))
+			fprobe_one_exit_shared(fp, ip, hdr, data, fregs);
 		return;
+	}
 	bit = fprobe_busy_enter();
 	if (unlikely(!bit)) {
 		fp->nmissed++;
 		return;
 	}
-	if (fprobe_kprobe_blocks(flags))
-		fp->nmissed++;
-	else
-		fprobe_call_exit(fp, flags, ip,
-				 ftrace_regs_get_instruction_pointer(fregs), fregs,
-				 (hdr & FPROBE_HDR_WORDS) ? data : NULL);
+	fp->exit_handler(fp, ip, ftrace_regs_get_instruction_pointer(fregs),
+			 fregs, (hdr & FPROBE_HDR_WORDS) ? data : NULL);
 	fprobe_busy_exit(bit);
+}
+
+/*
+ * The return-address slot fprobe_return_handler pushed: its own address
+ * there while fprobe_return() runs, what RET takes it to after.
+ */
+static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
+{
+	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs) - 1;
 }
 
 /* fprobe_return() for any frame: several records, or not a frame of ours. */
@@ -790,38 +867,58 @@ static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
 #define FPROBE_FRAME_MAX	(FGRAPH_FRAME_MIN + 2 + FPROBE_DATA_WORDS_MAX)
 
 /*
- * The return-address slot fprobe_return_handler pushed: its own address
- * there while fprobe_return() runs, what RET then takes it to after.
+ * fprobe_return() for every frame but the common one: a record with entry
+ * data (the handler reads the data on the shadow stack, so the frame is
+ * popped after it), a slot hooked twice, or any frame of several records
+ * or not of ours (fprobe_return_general()).
  */
-static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
+static noinline void fprobe_return_slow(struct ftrace_regs *fregs)
 {
-	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs) - 1;
-}
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int state = READ_ONCE(t->curr_ret_stack);
+	unsigned int base = fg_base(state), top = fg_top(state);
+	/* The entry data words, if the frame holds one fprobe record. */
+	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
+	struct ftrace_ret_stack *frame;
+	unsigned long link, hdr, ret;
 
-/*
- * fprobe_return() for a frame of one record with entry data: the handler
- * reads the data on the shadow stack, so the frame is popped after it.
- */
-static noinline unsigned long fprobe_return_data(struct ftrace_regs *fregs,
-						 unsigned long *ws,
-						 unsigned int base,
-						 unsigned long link,
-						 unsigned long hdr)
-{
-	struct ftrace_ret_stack *frame = fg_hdr(ws, base);
-	unsigned long ret = frame->ret;
+	/*
+	 * A frame's words in the stack: one test of the base covers the top
+	 * too, given the words (frames in the last FPROBE_FRAME_MAX words go
+	 * the general way).
+	 */
+	if (!ws || base - FGRAPH_FIRST_WORD >
+	    FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
+	    words > FPROBE_DATA_WORDS_MAX)
+		goto general;
+	link = ws[fg_link_word(base)];
+	hdr = ws[fg_link_word(base) + 1];
+	if ((link & (FG_LINK_DIRECT | FG_BASE_MASK << FG_TOP_SHIFT)) !=
+	    (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
+	    (hdr & FPROBE_HDR_WORDS) != words)
+		goto general;
 
+	frame = fg_hdr(ws, base);
+	ret = frame->ret;
 	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
-
-	preempt_disable_notrace();
-	fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2], fregs);
-	preempt_enable_notrace();
-
+	if (hdr & FPROBE_HDR_CALL) {
+		preempt_disable_notrace();
+		fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2],
+				    fregs);
+		preempt_enable_notrace();
+	}
 	/* Pop: back to the state the link saved. */
 	barrier();
-	WRITE_ONCE(current->curr_ret_stack, link & ~FG_LINK_DIRECT);
-	return ret;
+	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
+	*fprobe_handler_slot(fregs) = ret;
+	return;
+general:
+	*fprobe_handler_slot(fregs) = fprobe_return_general(fregs);
 }
+
+/* The frame of one fprobe record without entry data, in words. */
+#define FPROBE_FRAME_ONE	(FGRAPH_FRAME_MIN + 2)
 
 /**
  * fprobe_return - the return of a call whose exit fprobe hooked
@@ -830,64 +927,60 @@ static noinline unsigned long fprobe_return_data(struct ftrace_regs *fregs,
  * The top frame of the task's shadow stack is the direct frame fprobe
  * pushed for this call (the slot held fprobe_return_handler, and frames
  * pushed since have been popped).  Runs the exit handlers its records ask
- * for and pops it.  The common frame, one probe's record, is read here;
- * any other goes the general way, and a top that is not a direct frame is
- * not ours: fgraph's return path then takes the call (and stops graph
- * tracing if the stack is corrupt).
+ * for, pops it and stores where the call really returns to into the
+ * trampoline's return-address slot (fprobe_return_handler leaves that, and
+ * the instruction pointer of @fregs, to us).  The common frame, one
+ * probe's record without entry data and with its CALL bit, is read here;
+ * any other goes to fprobe_return_slow(), and a top that is not a direct
+ * frame is not ours: fgraph's return path then takes the call (and stops
+ * graph tracing if the stack is corrupt).
  *
- * A record without entry data leaves nothing on the shadow stack that the
- * handler needs, so that frame is popped first, and the address it saved
- * goes back into the trampoline's return-address slot before the handler
- * runs: an unwinder in the handler reads the caller there directly (or a
- * hook that a frame still below it translates), and the function keeps
- * fewer values across the handler call.  With entry data the frame stays
- * until the handler is done.
+ * The common frame leaves nothing on the shadow stack that the handler
+ * needs, so it is popped first, and the address it saved goes into the
+ * trampoline's slot before the handler runs: an unwinder in the handler
+ * reads the caller there directly (or a hook that a frame still below it
+ * translates), and the function keeps fewer values across the handler
+ * call.
  *
  * Context: fprobe_return_handler, any context.
- * Return: the address the function really returns to.
  */
-unsigned long fprobe_return(struct ftrace_regs *fregs)
+void fprobe_return(struct ftrace_regs *fregs)
 {
 	struct task_struct *t = current;
 	unsigned long *ws = t->ret_stack;
 	unsigned int state = READ_ONCE(t->curr_ret_stack);
-	unsigned int base = fg_base(state), top = fg_top(state);
-	/* The entry data words, if the frame holds one fprobe record. */
-	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
+	unsigned int base = fg_base(state);
 	unsigned long link, hdr, ret, func;
 	struct ftrace_ret_stack *frame;
 
 	/*
-	 * A frame's words (header, link, record, fgraph's record) in the
-	 * stack: one test of the base covers the top too, given the words
-	 * (frames in the last FPROBE_FRAME_MAX words go the general way).
+	 * Exactly the common frame's words, all of them in the page (the one
+	 * test of the base covers the top; a base among the task vars would
+	 * only read words of the page, and no such frame passes the link
+	 * test), then: a direct frame whose link names a state with its top
+	 * at our base, and a record asking for the exit handler without
+	 * entry data.  The link's bits above the state's must be
+	 * FG_LINK_DIRECT alone.
 	 */
-	if (unlikely(!ws || base - FGRAPH_FIRST_WORD >
-		     FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
-		     words > FPROBE_DATA_WORDS_MAX))
-		return fprobe_return_general(fregs);
-	/*
-	 * A direct frame whose link names the state below it, holding
-	 * exactly one fprobe record (header, entry data) and fgraph's record.
-	 */
+	if (unlikely(!ws || fg_top(state) - base != FPROBE_FRAME_ONE ||
+		     base > FGRAPH_STACK_WORDS - FPROBE_FRAME_ONE))
+		goto slow;
 	link = ws[fg_link_word(base)];
 	hdr = ws[fg_link_word(base) + 1];
-	if (unlikely((link & (FG_LINK_DIRECT | FG_BASE_MASK << FG_TOP_SHIFT)) !=
-		     (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
-		     (hdr & FPROBE_HDR_WORDS) != words))
-		return fprobe_return_general(fregs);
-	if (words)
-		return fprobe_return_data(fregs, ws, base, link, hdr);
+	if (unlikely(link >> FG_TOP_SHIFT !=
+		     base + (FG_LINK_DIRECT >> FG_TOP_SHIFT) ||
+		     (hdr & (FPROBE_HDR_WORDS | FPROBE_HDR_CALL)) != FPROBE_HDR_CALL))
+		goto slow;
 
 	frame = fg_hdr(ws, base);
 	ret = frame->ret;
 	/*
 	 * A function hooked twice (another hook saved below ours) is rare:
-	 * the general way finds the real return address, and no call out of
+	 * the slow way finds the real return address, and no call out of
 	 * line is left before the handler's (fewer values to keep).
 	 */
 	if (unlikely(fgraph_is_hook(ret)))
-		return fprobe_return_general(fregs);
+		goto slow;
 	func = frame->func;
 	ftrace_regs_set_instruction_pointer(fregs, ret);
 	*fprobe_handler_slot(fregs) = ret;
@@ -898,11 +991,13 @@ unsigned long fprobe_return(struct ftrace_regs *fregs)
 	preempt_disable_notrace();
 	fprobe_run_one_exit(func, hdr, NULL, fregs);
 	preempt_enable_notrace();
-	return *fprobe_handler_slot(fregs);
+	return;
+slow:
+	fprobe_return_slow(fregs);
 }
 
 NOKPROBE_SYMBOL(fprobe_return_general);
-NOKPROBE_SYMBOL(fprobe_return_data);
+NOKPROBE_SYMBOL(fprobe_return_slow);
 NOKPROBE_SYMBOL(fprobe_return);
 #endif
 
@@ -1230,28 +1325,32 @@ static struct fprobe_regs *fprobe_regs_locked(void)
 	return fprobe_deref(fprobe_regs);
 }
 
+static bool fprobe_slot_free(struct fprobe_regs *regs, unsigned int i)
+{
+	return fprobe_deref(regs->slot[i]) == &fprobe_binding_none;
+}
+
 /* Make sure a slot is free, growing the table if needed. */
 static int fprobe_regs_fit(void)
 {
 	struct fprobe_regs *old = fprobe_regs_locked(), *regs;
 	unsigned int i, size;
 
-	if (old) {
-		for (i = 0; i < old->size; i++)
-			if (!fprobe_deref(old->slot[i]))
-				return 0;
-		if (old->size > FPROBE_SLOT_MASK / 2)
-			return -ENOSPC;
-	}
-	size = old ? 2 * old->size : FPROBE_REGS_MIN;
-	regs = kvzalloc(struct_size(regs, slot, size), GFP_KERNEL);
+	for (i = 0; i < old->size; i++)
+		if (fprobe_slot_free(old, i))
+			return 0;
+	if (old->size > FPROBE_SLOT_MASK / 2)
+		return -ENOSPC;
+	size = old->size ? 2 * old->size : FPROBE_REGS_MIN;
+	regs = kvmalloc(struct_size(regs, slot, size), GFP_KERNEL);
 	if (!regs)
 		return -ENOMEM;
 	regs->size = size;
-	for (i = 0; old && i < old->size; i++)
-		RCU_INIT_POINTER(regs->slot[i], fprobe_deref(old->slot[i]));
+	for (i = 0; i < size; i++)
+		RCU_INIT_POINTER(regs->slot[i], i < old->size ?
+				 fprobe_deref(old->slot[i]) : &fprobe_binding_none);
 	rcu_assign_pointer(fprobe_regs, regs);
-	if (old)
+	if (old != &fprobe_regs_empty)
 		kvfree_rcu_mightsleep(old);
 	return 0;
 }
@@ -1263,7 +1362,7 @@ static void fprobe_regs_enter(struct fprobe_binding *b)
 	unsigned int i;
 
 	for (i = 0; i < regs->size; i++)
-		if (!fprobe_deref(regs->slot[i]))
+		if (fprobe_slot_free(regs, i))
 			break;
 	if (++fprobe_last_id > FPROBE_GEN_LIMIT)
 		fprobe_last_id = 1;
@@ -1282,9 +1381,8 @@ static void fprobe_regs_leave(struct fprobe_binding *b)
 	if (!b->id)
 		return;
 	i = (b->id >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
-	if (!WARN_ON_ONCE(!regs || i >= regs->size ||
-			  fprobe_deref(regs->slot[i]) != b))
-		RCU_INIT_POINTER(regs->slot[i], NULL);
+	if (!WARN_ON_ONCE(i >= regs->size || fprobe_deref(regs->slot[i]) != b))
+		RCU_INIT_POINTER(regs->slot[i], &fprobe_binding_none);
 }
 
 /* ---- releasing sites -------------------------------------------------------- */
