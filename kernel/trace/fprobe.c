@@ -41,7 +41,7 @@
  * fgraph data for all graph probes of the site: for each probe taking
  * part, a header word followed by its entry data (entry_data_size rounded
  * up to whole longs, at most 15).  The header is
- *     generation | slot | FPROBE_HDR_CALL? | data words
+ *     slot | generation | FPROBE_HDR_CALL? | data words
  * where slot is the registration's index in the table of live
  * registrations (fprobe_regs), generation is unique to the registration
  * for the life of the kernel, and CALL says the exit handler is wanted.
@@ -101,11 +101,14 @@
 /* Shadow-stack record: header word layout. */
 #define FPROBE_HDR_WORDS	GENMASK(3, 0)	/* entry data words that follow */
 #define FPROBE_HDR_CALL		BIT(4)		/* exit handler wanted */
-#define FPROBE_HDR_ID_SHIFT	5		/* slot and generation */
+#define FPROBE_HDR_ID_SHIFT	5		/* generation and slot */
 #define FPROBE_SLOT_BITS	20
 #define FPROBE_SLOT_MASK	GENMASK(FPROBE_SLOT_BITS - 1, 0)
-#define FPROBE_HDR_GEN_SHIFT	(FPROBE_HDR_ID_SHIFT + FPROBE_SLOT_BITS)
-#define FPROBE_GEN_LIMIT	(ULONG_MAX >> FPROBE_HDR_GEN_SHIFT)
+/* The slot in the top bits: one shift extracts it. */
+#define FPROBE_HDR_SLOT_SHIFT	(BITS_PER_LONG - FPROBE_SLOT_BITS)
+#define FPROBE_HDR_GEN_SHIFT	FPROBE_HDR_ID_SHIFT
+#define FPROBE_GEN_LIMIT	(GENMASK(FPROBE_HDR_SLOT_SHIFT - 1, 0) >> \
+				 FPROBE_HDR_GEN_SHIFT)
 /* The first size of the table of live registrations. */
 #define FPROBE_REGS_MIN		64
 
@@ -188,7 +191,7 @@ struct fprobe_map {
  * @slot: the registrations
  */
 struct fprobe_regs {
-	unsigned int			size;
+	unsigned long			size;
 	struct fprobe_binding __rcu	*slot[] __counted_by(size);
 };
 
@@ -326,12 +329,15 @@ static __always_inline void fprobe_busy_exit(unsigned int mask)
 
 /*
  * RCU watches this CPU (the map may be walked); preemption is disabled.
- * The inline test where there is one: rcu_is_watching() is a call.
+ * The inline test where there is one: rcu_is_watching() is a call.  The
+ * state word is read as per-CPU data (one plain read of an int, what
+ * rcu_is_watching_curr_cpu() does through a computed pointer), so the
+ * test is one instruction of memory where the arch has per-CPU operands.
  */
 static __always_inline bool fprobe_rcu_ok(void)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_is_watching_curr_cpu();
+	return raw_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
 #else
 	return rcu_is_watching();
 #endif
@@ -702,7 +708,7 @@ static __always_inline bool fprobe_find_live(unsigned long hdr,
 					     struct fprobe **fpp)
 {
 	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
-	unsigned int slot = (hdr >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
+	unsigned long slot = hdr >> FPROBE_HDR_SLOT_SHIFT;
 	struct fprobe_binding *b;
 
 	/* Never NULL: an empty table, and a free slot's id matches no record. */
@@ -832,11 +838,13 @@ static __always_inline void fprobe_run_one_exit(unsigned long ip,
 
 /*
  * The return-address slot fprobe_return_handler pushed: its own address
- * there while fprobe_return() runs, what RET takes it to after.
+ * there while fprobe_return() runs, what RET takes it to after.  The
+ * trampoline builds the register frame right below it, so its address
+ * is known without reading the frame's sp (the word just below that sp).
  */
 static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
 {
-	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs) - 1;
+	return (unsigned long *)(&arch_ftrace_regs(fregs)->regs + 1);
 }
 
 /* fprobe_return() for any frame: several records, or not a frame of ours. */
@@ -949,9 +957,10 @@ void fprobe_return(struct ftrace_regs *fregs)
 	struct task_struct *t = current;
 	unsigned long *ws = t->ret_stack;
 	unsigned int state = READ_ONCE(t->curr_ret_stack);
-	unsigned int base = fg_base(state);
+	unsigned long base = fg_base(state);
 	unsigned long link, hdr, ret, func;
 	struct ftrace_ret_stack *frame;
+	unsigned long *f;
 
 	/*
 	 * Exactly the common frame's words, all of them in the page (the one
@@ -962,17 +971,19 @@ void fprobe_return(struct ftrace_regs *fregs)
 	 * entry data.  The link's bits above the state's must be
 	 * FG_LINK_DIRECT alone.
 	 */
-	if (unlikely(!ws || fg_top(state) - base != FPROBE_FRAME_ONE ||
-		     base > FGRAPH_STACK_WORDS - FPROBE_FRAME_ONE))
+	if (unlikely(!ws || base > FGRAPH_STACK_WORDS - FPROBE_FRAME_ONE ||
+		     fg_top(state) - base != FPROBE_FRAME_ONE))
 		goto slow;
-	link = ws[fg_link_word(base)];
-	hdr = ws[fg_link_word(base) + 1];
+	/* The frame's words, from one address. */
+	f = &ws[base];
+	link = f[FGRAPH_HDR_WORDS];
+	hdr = f[FGRAPH_HDR_WORDS + 1];
 	if (unlikely(link >> FG_TOP_SHIFT !=
 		     base + (FG_LINK_DIRECT >> FG_TOP_SHIFT) ||
 		     (hdr & (FPROBE_HDR_WORDS | FPROBE_HDR_CALL)) != FPROBE_HDR_CALL))
 		goto slow;
 
-	frame = fg_hdr(ws, base);
+	frame = (struct ftrace_ret_stack *)f;
 	ret = frame->ret;
 	/*
 	 * A function hooked twice (another hook saved below ours) is rare:
@@ -1367,7 +1378,7 @@ static void fprobe_regs_enter(struct fprobe_binding *b)
 	if (++fprobe_last_id > FPROBE_GEN_LIMIT)
 		fprobe_last_id = 1;
 	b->id = fprobe_last_id << FPROBE_HDR_GEN_SHIFT |
-		(unsigned long)i << FPROBE_HDR_ID_SHIFT;
+		(unsigned long)i << FPROBE_HDR_SLOT_SHIFT;
 	/* The id is set before a reader can find @b. */
 	rcu_assign_pointer(regs->slot[i], b);
 }
@@ -1380,7 +1391,7 @@ static void fprobe_regs_leave(struct fprobe_binding *b)
 
 	if (!b->id)
 		return;
-	i = (b->id >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
+	i = b->id >> FPROBE_HDR_SLOT_SHIFT;
 	if (!WARN_ON_ONCE(i >= regs->size || fprobe_deref(regs->slot[i]) != b))
 		RCU_INIT_POINTER(regs->slot[i], &fprobe_binding_none);
 }
