@@ -208,7 +208,12 @@ __fgraph_push_direct_top(unsigned long key, unsigned long func,
 	unsigned long *ws, ret;
 
 	ws = fg_stack_of(t);
-	if (unlikely(!ws || READ_ONCE(fgraph_killed) ||
+	/*
+	 * fgraph_killed is set once and only ever read: a plain read, which
+	 * the compiler may test in memory (a late sight of it costs one more
+	 * frame, as a push just before it is set would).
+	 */
+	if (unlikely(!ws || data_race(fgraph_killed) ||
 		     atomic_read(&t->tracing_graph_pause)))
 		return 0;
 

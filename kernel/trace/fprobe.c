@@ -131,7 +131,7 @@ enum fprobe_kind {
  * @next: chain links; a map uses next[map->link]
  * @ip: the call site (ftrace location)
  * @fp: the probe; set before the node is linked, never changed
- * @hdr: the probe's shadow-stack header without FPROBE_HDR_CALL (graph
+ * @hdr: the probe's shadow-stack header, FPROBE_HDR_CALL set (graph
  *	kind; the entry kind only uses the id part, unused)
  * @site_words: words the graph-kind nodes of the site need together (a
  *	header and the entry data each), the same in every node of the
@@ -204,9 +204,19 @@ static struct fprobe_binding fprobe_binding_none;
 /* The table before the first graph-kind registration: no slot at all. */
 static struct fprobe_regs fprobe_regs_empty;
 
+/*
+ * The map before the first one is allocated: the smallest size, empty,
+ * never freed.  So fprobe_map is never NULL and a hit tests no pointer.
+ */
+static union {
+	struct fprobe_map	map;
+	u8			room[struct_size_t(struct fprobe_map, heads,
+						   1U << FPROBE_MAP_MIN_BITS)];
+} fprobe_map_first = { .map.bits = FPROBE_MAP_MIN_BITS };
+
 static DEFINE_MUTEX(fprobe_mutex);
 static struct fprobe_regs __rcu *fprobe_regs = RCU_INITIALIZER(&fprobe_regs_empty);
-static struct fprobe_map __rcu *fprobe_map;
+static struct fprobe_map __rcu *fprobe_map = RCU_INITIALIZER(&fprobe_map_first.map);
 /* The map replaced last, and the grace-period cookie after which it is unused. */
 static struct fprobe_map *fprobe_retired;
 static unsigned long fprobe_retired_gp;
@@ -245,12 +255,17 @@ static __always_inline unsigned long *fprobe_push(unsigned long ip,
 #endif
 }
 
-/* fprobe_push() of a frame whose one record is @hdr, without entry data. */
-static __always_inline bool fprobe_push_hdr(unsigned long ip,
-					    struct ftrace_regs *fregs,
-					    unsigned long hdr)
+/*
+ * fprobe_push() of a frame whose one record is @hdr, without entry data,
+ * and fprobe_hook_return() when it was pushed.
+ */
+static __always_inline bool fprobe_push_hooked(unsigned long ip,
+					       struct ftrace_regs *fregs,
+					       unsigned long hdr)
 {
 #ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	/* Read before the stores below: not read again for the hook. */
+	unsigned long *slot = ftrace_regs_return_slot(fregs);
 	unsigned long *ws;
 	unsigned int top;
 
@@ -260,6 +275,8 @@ static __always_inline bool fprobe_push_hdr(unsigned long ip,
 	if (unlikely(!top))
 		return false;
 	ws[top - 2] = hdr;
+	/* Hook the return (fprobe_hook_return(), from the slot read above). */
+	*slot = (unsigned long)fprobe_return_handler;
 	return true;
 #else
 	unsigned long *data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, 1);
@@ -267,6 +284,7 @@ static __always_inline bool fprobe_push_hdr(unsigned long ip,
 	if (unlikely(!data))
 		return false;
 	*data = hdr;
+	fgraph_direct_hook(fregs);
 	return true;
 #endif
 }
@@ -301,22 +319,28 @@ static __always_inline unsigned int fprobe_busy_enter(void)
 	 */
 	unsigned int ctx = preempt_count() &
 			   (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+
 	unsigned int bit;
 
-	if (likely(!ctx)) {
-		/* Constants for the task's bit: no mask to compute. */
-		if (unlikely(__this_cpu_read(fprobe_running) & 1))
-			return 0;
-		__this_cpu_or(fprobe_running, 1);
+	if (unlikely(ctx)) {
+		/*
+		 * The barrier keeps this read of the word apart from the
+		 * task's below, which then stays one test of memory.
+		 */
 		barrier();
-		return ~1U;
+		bit = 1U << fls(ctx);
+		if (unlikely(__this_cpu_read(fprobe_running) & bit))
+			return 0;
+		__this_cpu_or(fprobe_running, bit);
+		barrier();
+		return ~bit;
 	}
-	bit = 1U << fls(ctx);
-	if (unlikely(__this_cpu_read(fprobe_running) & bit))
+	/* Constants for the task's bit: no mask to compute. */
+	if (unlikely(__this_cpu_read(fprobe_running) & 1))
 		return 0;
-	__this_cpu_or(fprobe_running, bit);
+	__this_cpu_or(fprobe_running, 1);
 	barrier();
-	return ~bit;
+	return ~1U;
 }
 
 /* @mask: what fprobe_busy_enter() returned (not 0). */
@@ -361,9 +385,7 @@ fprobe_first(unsigned long ip, unsigned int *link)
 {
 	struct fprobe_map *map = rcu_dereference_raw(fprobe_map);
 
-	*link = map ? map->link : 0;
-	if (!map)
-		return NULL;
+	*link = map->link;
 	return fprobe_skip_to(rcu_dereference_raw(map->heads[hash_long(ip, map->bits)]),
 			      map->link, ip);
 }
@@ -528,7 +550,7 @@ static noinline void fprobe_exit_entry_data(struct fprobe_node *node,
 		fgraph_direct_done(fregs, false);
 		return;
 	}
-	data[0] = node->hdr | FPROBE_HDR_CALL;
+	data[0] = node->hdr;
 	fprobe_hook_return(fregs);
 }
 
@@ -550,11 +572,8 @@ static __always_inline void fprobe_exit_entry_plain(struct fprobe_node *node,
 	if (fp->entry_handler &&
 	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
 		return;
-	if (unlikely(!fprobe_push_hdr(ip, fregs, node->hdr | FPROBE_HDR_CALL))) {
+	if (unlikely(!fprobe_push_hooked(ip, fregs, node->hdr)))
 		node->fp->nmissed++;
-		return;
-	}
-	fprobe_hook_return(fregs);
 }
 
 /*
@@ -565,10 +584,11 @@ static __always_inline void fprobe_exit_entry_plain(struct fprobe_node *node,
 static noinline void fprobe_exit_entry_rare(struct fprobe_node *node,
 					    unsigned long ip,
 					    unsigned long parent_ip,
-					    struct ftrace_regs *fregs,
-					    unsigned int flags,
-					    unsigned int words)
+					    struct ftrace_regs *fregs)
 {
+	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
+	unsigned int flags = READ_ONCE(node->fp->flags);
+
 	if (flags & FPROBE_FL_DISABLED)
 		return;
 	if (fprobe_kprobe_blocks(flags)) {
@@ -592,12 +612,14 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 						  unsigned long parent_ip,
 						  struct ftrace_regs *fregs)
 {
-	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
-	unsigned int flags = READ_ONCE(node->fp->flags);
-
-	if (unlikely((flags & (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED)) |
-		     words))
-		fprobe_exit_entry_rare(node, ip, parent_ip, fregs, flags, words);
+	/*
+	 * Two tests for the common probe; the rare cases read the flags
+	 * again (a change in between is as if it came a little later).
+	 */
+	if (unlikely((node->hdr & FPROBE_HDR_WORDS) ||
+		     (READ_ONCE(node->fp->flags) &
+		      (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))))
+		fprobe_exit_entry_rare(node, ip, parent_ip, fregs);
 	else
 		fprobe_exit_entry_plain(node, ip, parent_ip, fregs, 0);
 }
@@ -649,13 +671,13 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 		used += 1 + words;
 		if (fprobe_kprobe_blocks(flags)) {
 			fp->nmissed++;
-			*slot = node->hdr;
+			*slot = node->hdr & ~FPROBE_HDR_CALL;
 			continue;
 		}
 		if (fp->entry_handler)
 			ret = fprobe_call_entry(fp, flags, ip, parent_ip, fregs,
 						words ? slot + 1 : NULL);
-		*slot = ret ? node->hdr : node->hdr | FPROBE_HDR_CALL;
+		*slot = ret ? node->hdr & ~FPROBE_HDR_CALL : node->hdr;
 		want_exit |= !ret;
 	}
 	if (data) {
@@ -688,7 +710,8 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 	first = fprobe_first(ip, &link);
 	if (unlikely(!first))
 		goto out;
-	if (likely(READ_ONCE(first->sole)))
+	/* A plain read (one compare of memory): a bool, read once. */
+	if (likely(data_race(first->sole)))
 		fprobe_exit_entry_one(first, ip, parent_ip, fregs);
 	else
 		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs);
@@ -1205,7 +1228,8 @@ static void fprobe_map_reap(void)
 	if (!fprobe_retired)
 		return;
 	cond_synchronize_rcu(fprobe_retired_gp);
-	kvfree(fprobe_retired);
+	if (fprobe_retired != &fprobe_map_first.map)
+		kvfree(fprobe_retired);
 	fprobe_retired = NULL;
 }
 
@@ -1585,7 +1609,7 @@ static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
 		node->ip = ips[i];
 		node->fp = fp;
 		node->kind = kind;
-		node->hdr = b->id | words;
+		node->hdr = b->id | FPROBE_HDR_CALL | words;
 		fprobe_node_link(map, node);
 	}
 	list_add_tail(&b->list, &fprobe_bindings);
