@@ -413,8 +413,9 @@ NOKPROBE_SYMBOL(fprobe_count_nested);
 
 /*
  * Start a hit of @kind at @ip: preemption off, RCU watching, no handler
- * running in this context already.  Returns the bit for fprobe_hit_end(),
- * or 0 when the hit runs no handler (a nested one is counted as missed);
+ * running in this context already.  Returns the token of
+ * fprobe_busy_enter() for fprobe_hit_end(), or 0 when the hit runs no
+ * handler (a nested one is counted as missed);
  * preemption is then on again.
  */
 static __always_inline unsigned int fprobe_hit_begin(unsigned long ip, u8 kind)
@@ -578,8 +579,8 @@ static __always_inline void fprobe_exit_entry_plain(struct fprobe_node *node,
 
 /*
  * fprobe_exit_entry_one() for a probe that is disabled, shares kprobes'
- * busy state or has entry data.  Out of line: the common probe pays one
- * test for all three.
+ * busy state or has entry data.  Out of line: the common probe pays two
+ * tests for all three.
  */
 static noinline void fprobe_exit_entry_rare(struct fprobe_node *node,
 					    unsigned long ip,
