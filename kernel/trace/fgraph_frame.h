@@ -152,8 +152,11 @@ extern bool fgraph_killed;
 #if defined(CONFIG_X86_64) && defined(CONFIG_FPROBE)
 # define FGRAPH_HAVE_FPROBE_HANDLER
 void fprobe_return_handler(void);
-/* fprobe.c: what fprobe_return_handler calls; the real return address. */
-unsigned long fprobe_return(struct ftrace_regs *fregs);
+/*
+ * fprobe.c: what fprobe_return_handler calls; it stores the real return
+ * address into the trampoline's slot, the word just below fregs' sp.
+ */
+void fprobe_return(struct ftrace_regs *fregs);
 #endif
 
 static __always_inline bool fgraph_is_hook(unsigned long addr)
@@ -186,29 +189,15 @@ static __always_inline unsigned long fgraph_real_ret(unsigned long *ws,
 }
 
 /*
- * fgraph_push_direct_top - push a direct frame for the call @fregs enters
- * @key: the direct user's registration key (fgraph_direct_key())
- * @func: the call site of the function entered
- * @fregs: its register frame (ftrace_regs_return_slot() holds the return
- *	   address)
- * @words: words of data, 1 to FGRAPH_MAX_DATA_WORDS (not checked here)
- * @wsp: where to store the task's shadow stack
- *
- * The push of fgraph_direct_push() without the checks of the user's
- * registration: for a caller that knows its key is live.  A direct frame's
- * calltime, subtime and fp words are left as they are: nothing reads them.
- * The data words are (*@wsp)[top - 1 - @words] to (*@wsp)[top - 2].  An
- * index, not a pointer, so a caller's test of the result is the one test
- * of the failure (the kernel's compiler may not assume a computed pointer
- * is not NULL).
- *
- * Context: as fgraph_direct_push().
- * Return: the new top of the stack, or 0 (see fgraph_direct_push()).
+ * __fgraph_push_direct_top - fgraph_push_direct_top() without the test of
+ * the stack pointer, for a caller that has already read current and per-CPU
+ * data in this context (a CPU without a proper stack and current would not
+ * have got this far).  Arguments and return value as there, below.
  */
 static __always_inline unsigned int
-fgraph_push_direct_top(unsigned long key, unsigned long func,
-		       struct ftrace_regs *fregs, unsigned int words,
-		       unsigned long **wsp)
+__fgraph_push_direct_top(unsigned long key, unsigned long func,
+			 struct ftrace_regs *fregs, unsigned int words,
+			 unsigned long **wsp)
 {
 	unsigned long rec = key | (unsigned long)words << FG_REC_SIZE_SHIFT;
 	unsigned long *slot = ftrace_regs_return_slot(fregs);
@@ -218,14 +207,13 @@ fgraph_push_direct_top(unsigned long key, unsigned long func,
 	struct ftrace_ret_stack *hdr;
 	unsigned long *ws, ret;
 
-	/*
-	 * Not on a stack outside the kernel half: a CPU coming back from
-	 * suspend runs traced code before it has a proper stack (and current).
-	 */
-	if (unlikely((long)current_stack_pointer >= 0))
-		return 0;
 	ws = fg_stack_of(t);
-	if (unlikely(!ws || READ_ONCE(fgraph_killed) ||
+	/*
+	 * fgraph_killed is set once and only ever read: a plain read, which
+	 * the compiler may test in memory (a late sight of it costs one more
+	 * frame, as a push just before it is set would).
+	 */
+	if (unlikely(!ws || data_race(fgraph_killed) ||
 		     atomic_read(&t->tracing_graph_pause)))
 		return 0;
 
@@ -251,6 +239,40 @@ fgraph_push_direct_top(unsigned long key, unsigned long func,
 	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
 	*wsp = ws;
 	return top;
+}
+
+/*
+ * fgraph_push_direct_top - push a direct frame for the call @fregs enters
+ * @key: the direct user's registration key (fgraph_direct_key())
+ * @func: the call site of the function entered
+ * @fregs: its register frame (ftrace_regs_return_slot() holds the return
+ *	   address)
+ * @words: words of data, 1 to FGRAPH_MAX_DATA_WORDS (not checked here)
+ * @wsp: where to store the task's shadow stack
+ *
+ * The push of fgraph_direct_push() without the checks of the user's
+ * registration: for a caller that knows its key is live.  A direct frame's
+ * calltime, subtime and fp words are left as they are: nothing reads them.
+ * The data words are (*@wsp)[top - 1 - @words] to (*@wsp)[top - 2].  An
+ * index, not a pointer, so a caller's test of the result is the one test
+ * of the failure (the kernel's compiler may not assume a computed pointer
+ * is not NULL).
+ *
+ * Context: as fgraph_direct_push().
+ * Return: the new top of the stack, or 0 (see fgraph_direct_push()).
+ */
+static __always_inline unsigned int
+fgraph_push_direct_top(unsigned long key, unsigned long func,
+		       struct ftrace_regs *fregs, unsigned int words,
+		       unsigned long **wsp)
+{
+	/*
+	 * Not on a stack outside the kernel half: a CPU coming back from
+	 * suspend runs traced code before it has a proper stack (and current).
+	 */
+	if (unlikely((long)current_stack_pointer >= 0))
+		return 0;
+	return __fgraph_push_direct_top(key, func, fregs, words, wsp);
 }
 
 /*

@@ -41,7 +41,7 @@
  * fgraph data for all graph probes of the site: for each probe taking
  * part, a header word followed by its entry data (entry_data_size rounded
  * up to whole longs, at most 15).  The header is
- *     generation | slot | FPROBE_HDR_CALL? | data words
+ *     slot | generation | FPROBE_HDR_CALL? | data words
  * where slot is the registration's index in the table of live
  * registrations (fprobe_regs), generation is unique to the registration
  * for the life of the kernel, and CALL says the exit handler is wanted.
@@ -101,11 +101,14 @@
 /* Shadow-stack record: header word layout. */
 #define FPROBE_HDR_WORDS	GENMASK(3, 0)	/* entry data words that follow */
 #define FPROBE_HDR_CALL		BIT(4)		/* exit handler wanted */
-#define FPROBE_HDR_ID_SHIFT	5		/* slot and generation */
+#define FPROBE_HDR_ID_SHIFT	5		/* generation and slot */
 #define FPROBE_SLOT_BITS	20
 #define FPROBE_SLOT_MASK	GENMASK(FPROBE_SLOT_BITS - 1, 0)
-#define FPROBE_HDR_GEN_SHIFT	(FPROBE_HDR_ID_SHIFT + FPROBE_SLOT_BITS)
-#define FPROBE_GEN_LIMIT	(ULONG_MAX >> FPROBE_HDR_GEN_SHIFT)
+/* The slot in the top bits: one shift extracts it. */
+#define FPROBE_HDR_SLOT_SHIFT	(BITS_PER_LONG - FPROBE_SLOT_BITS)
+#define FPROBE_HDR_GEN_SHIFT	FPROBE_HDR_ID_SHIFT
+#define FPROBE_GEN_LIMIT	(GENMASK(FPROBE_HDR_SLOT_SHIFT - 1, 0) >> \
+				 FPROBE_HDR_GEN_SHIFT)
 /* The first size of the table of live registrations. */
 #define FPROBE_REGS_MIN		64
 
@@ -128,7 +131,7 @@ enum fprobe_kind {
  * @next: chain links; a map uses next[map->link]
  * @ip: the call site (ftrace location)
  * @fp: the probe; set before the node is linked, never changed
- * @hdr: the probe's shadow-stack header without FPROBE_HDR_CALL (graph
+ * @hdr: the probe's shadow-stack header, FPROBE_HDR_CALL set (graph
  *	kind; the entry kind only uses the id part, unused)
  * @site_words: words the graph-kind nodes of the site need together (a
  *	header and the entry data each), the same in every node of the
@@ -188,13 +191,32 @@ struct fprobe_map {
  * @slot: the registrations
  */
 struct fprobe_regs {
-	unsigned int			size;
+	unsigned long			size;
 	struct fprobe_binding __rcu	*slot[] __counted_by(size);
 };
 
+/*
+ * What a free slot of the table holds: id 0, which no record names (a
+ * record's generation is never 0), so the return path's lookup needs no
+ * NULL test.  Its probe is never read.
+ */
+static struct fprobe_binding fprobe_binding_none;
+/* The table before the first graph-kind registration: no slot at all. */
+static struct fprobe_regs fprobe_regs_empty;
+
+/*
+ * The map before the first one is allocated: the smallest size, empty,
+ * never freed.  So fprobe_map is never NULL and a hit tests no pointer.
+ */
+static union {
+	struct fprobe_map	map;
+	u8			room[struct_size_t(struct fprobe_map, heads,
+						   1U << FPROBE_MAP_MIN_BITS)];
+} fprobe_map_first = { .map.bits = FPROBE_MAP_MIN_BITS };
+
 static DEFINE_MUTEX(fprobe_mutex);
-static struct fprobe_regs __rcu *fprobe_regs;
-static struct fprobe_map __rcu *fprobe_map;
+static struct fprobe_regs __rcu *fprobe_regs = RCU_INITIALIZER(&fprobe_regs_empty);
+static struct fprobe_map __rcu *fprobe_map = RCU_INITIALIZER(&fprobe_map_first.map);
 /* The map replaced last, and the grace-period cookie after which it is unused. */
 static struct fprobe_map *fprobe_retired;
 static unsigned long fprobe_retired_gp;
@@ -233,20 +255,28 @@ static __always_inline unsigned long *fprobe_push(unsigned long ip,
 #endif
 }
 
-/* fprobe_push() of a frame whose one record is @hdr, without entry data. */
-static __always_inline bool fprobe_push_hdr(unsigned long ip,
-					    struct ftrace_regs *fregs,
-					    unsigned long hdr)
+/*
+ * fprobe_push() of a frame whose one record is @hdr, without entry data,
+ * and fprobe_hook_return() when it was pushed.
+ */
+static __always_inline bool fprobe_push_hooked(unsigned long ip,
+					       struct ftrace_regs *fregs,
+					       unsigned long hdr)
 {
 #ifdef FGRAPH_HAVE_FPROBE_HANDLER
+	/* Read before the stores below: not read again for the hook. */
+	unsigned long *slot = ftrace_regs_return_slot(fregs);
 	unsigned long *ws;
 	unsigned int top;
 
-	top = fgraph_push_direct_top(READ_ONCE(fprobe_graph_key), ip, fregs, 1,
-				     &ws);
+	/* The entry callback read current and per-CPU data already. */
+	top = __fgraph_push_direct_top(READ_ONCE(fprobe_graph_key), ip, fregs,
+				       1, &ws);
 	if (unlikely(!top))
 		return false;
 	ws[top - 2] = hdr;
+	/* Hook the return (fprobe_hook_return(), from the slot read above). */
+	*slot = (unsigned long)fprobe_return_handler;
 	return true;
 #else
 	unsigned long *data = fgraph_direct_push(&fprobe_graph_ops, ip, fregs, 1);
@@ -254,6 +284,7 @@ static __always_inline bool fprobe_push_hdr(unsigned long ip,
 	if (unlikely(!data))
 		return false;
 	*data = hdr;
+	fgraph_direct_hook(fregs);
 	return true;
 #endif
 }
@@ -274,10 +305,10 @@ static __always_inline void fprobe_hook_return(struct ftrace_regs *fregs)
 
 /*
  * Mark handlers running in the current context; preemption is disabled.
- * Returns the bit to give back to fprobe_busy_exit(), or 0 when handlers
- * already run in this context (a nested hit).  An interrupt in between
- * restores the word before it returns, so the plain read-modify-write is
- * safe.
+ * Returns the token to give back to fprobe_busy_exit() (the mask that
+ * clears the context's bit, never 0), or 0 when handlers already run in
+ * this context (a nested hit).  An interrupt in between restores the word
+ * before it returns, so a plain read-modify-write is safe.
  */
 static __always_inline unsigned int fprobe_busy_enter(void)
 {
@@ -288,30 +319,49 @@ static __always_inline unsigned int fprobe_busy_enter(void)
 	 */
 	unsigned int ctx = preempt_count() &
 			   (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
-	unsigned int bit = likely(!ctx) ? 1 : 1U << fls(ctx);
-	unsigned int cur = __this_cpu_read(fprobe_running);
 
-	if (unlikely(cur & bit))
+	unsigned int bit;
+
+	if (unlikely(ctx)) {
+		/*
+		 * The barrier keeps this read of the word apart from the
+		 * task's below, which then stays one test of memory.
+		 */
+		barrier();
+		bit = 1U << fls(ctx);
+		if (unlikely(__this_cpu_read(fprobe_running) & bit))
+			return 0;
+		__this_cpu_or(fprobe_running, bit);
+		barrier();
+		return ~bit;
+	}
+	/* Constants for the task's bit: no mask to compute. */
+	if (unlikely(__this_cpu_read(fprobe_running) & 1))
 		return 0;
-	__this_cpu_write(fprobe_running, cur | bit);
+	__this_cpu_or(fprobe_running, 1);
 	barrier();
-	return bit;
+	return ~1U;
 }
 
-static __always_inline void fprobe_busy_exit(unsigned int bit)
+/* @mask: what fprobe_busy_enter() returned (not 0). */
+static __always_inline void fprobe_busy_exit(unsigned int mask)
 {
 	barrier();
-	__this_cpu_write(fprobe_running, __this_cpu_read(fprobe_running) & ~bit);
+	/* One read-modify-write instruction of memory where the arch has it. */
+	__this_cpu_and(fprobe_running, mask);
 }
 
 /*
  * RCU watches this CPU (the map may be walked); preemption is disabled.
- * The inline test where there is one: rcu_is_watching() is a call.
+ * The inline test where there is one: rcu_is_watching() is a call.  The
+ * state word is read as per-CPU data (one plain read of an int, what
+ * rcu_is_watching_curr_cpu() does through a computed pointer), so the
+ * test is one instruction of memory where the arch has per-CPU operands.
  */
 static __always_inline bool fprobe_rcu_ok(void)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_is_watching_curr_cpu();
+	return raw_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
 #else
 	return rcu_is_watching();
 #endif
@@ -335,9 +385,7 @@ fprobe_first(unsigned long ip, unsigned int *link)
 {
 	struct fprobe_map *map = rcu_dereference_raw(fprobe_map);
 
-	*link = map ? map->link : 0;
-	if (!map)
-		return NULL;
+	*link = map->link;
 	return fprobe_skip_to(rcu_dereference_raw(map->heads[hash_long(ip, map->bits)]),
 			      map->link, ip);
 }
@@ -365,8 +413,9 @@ NOKPROBE_SYMBOL(fprobe_count_nested);
 
 /*
  * Start a hit of @kind at @ip: preemption off, RCU watching, no handler
- * running in this context already.  Returns the bit for fprobe_hit_end(),
- * or 0 when the hit runs no handler (a nested one is counted as missed);
+ * running in this context already.  Returns the token of
+ * fprobe_busy_enter() for fprobe_hit_end(), or 0 when the hit runs no
+ * handler (a nested one is counted as missed);
  * preemption is then on again.
  */
 static __always_inline unsigned int fprobe_hit_begin(unsigned long ip, u8 kind)
@@ -502,11 +551,58 @@ static noinline void fprobe_exit_entry_data(struct fprobe_node *node,
 		fgraph_direct_done(fregs, false);
 		return;
 	}
-	data[0] = node->hdr | FPROBE_HDR_CALL;
+	data[0] = node->hdr;
 	fprobe_hook_return(fregs);
 }
 
 NOKPROBE_SYMBOL(fprobe_exit_entry_data);
+
+/*
+ * A live probe without entry data (@flags its flags): the entry handler
+ * runs first and the frame is pushed only if it wants the exit (fewer
+ * values to keep across the call; the same handler calls and misses).
+ */
+static __always_inline void fprobe_exit_entry_plain(struct fprobe_node *node,
+						    unsigned long ip,
+						    unsigned long parent_ip,
+						    struct ftrace_regs *fregs,
+						    unsigned int flags)
+{
+	struct fprobe *fp = node->fp;
+
+	if (fp->entry_handler &&
+	    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
+		return;
+	if (unlikely(!fprobe_push_hooked(ip, fregs, node->hdr)))
+		node->fp->nmissed++;
+}
+
+/*
+ * fprobe_exit_entry_one() for a probe that is disabled, shares kprobes'
+ * busy state or has entry data.  Out of line: the common probe pays two
+ * tests for all three.
+ */
+static noinline void fprobe_exit_entry_rare(struct fprobe_node *node,
+					    unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_regs *fregs)
+{
+	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
+	unsigned int flags = READ_ONCE(node->fp->flags);
+
+	if (flags & FPROBE_FL_DISABLED)
+		return;
+	if (fprobe_kprobe_blocks(flags)) {
+		node->fp->nmissed++;
+		return;
+	}
+	if (words)
+		fprobe_exit_entry_data(node, ip, parent_ip, fregs, flags, words);
+	else
+		fprobe_exit_entry_plain(node, ip, parent_ip, fregs, flags);
+}
+
+NOKPROBE_SYMBOL(fprobe_exit_entry_rare);
 
 /*
  * The common case of fprobe_exit_entry(): @node is the only graph-kind
@@ -517,33 +613,16 @@ static __always_inline void fprobe_exit_entry_one(struct fprobe_node *node,
 						  unsigned long parent_ip,
 						  struct ftrace_regs *fregs)
 {
-	unsigned int words = node->hdr & FPROBE_HDR_WORDS;
-	struct fprobe *fp = node->fp;
-	unsigned int flags = READ_ONCE(fp->flags);
-
-	if (flags & FPROBE_FL_DISABLED)
-		return;
-	if (fprobe_kprobe_blocks(flags)) {
-		fp->nmissed++;
-		return;
-	}
-	if (!words) {
-		/*
-		 * No entry data: the entry handler runs first and the frame
-		 * is pushed only if it wants the exit (fewer values to keep
-		 * across the call; the same handler calls and misses).
-		 */
-		if (fp->entry_handler &&
-		    fprobe_call_entry(fp, flags, ip, parent_ip, fregs, NULL))
-			return;
-		if (unlikely(!fprobe_push_hdr(ip, fregs, node->hdr | FPROBE_HDR_CALL))) {
-			node->fp->nmissed++;
-			return;
-		}
-		fprobe_hook_return(fregs);
-		return;
-	}
-	fprobe_exit_entry_data(node, ip, parent_ip, fregs, flags, words);
+	/*
+	 * Two tests for the common probe; the rare cases read the flags
+	 * again (a change in between is as if it came a little later).
+	 */
+	if (unlikely((node->hdr & FPROBE_HDR_WORDS) ||
+		     (READ_ONCE(node->fp->flags) &
+		      (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))))
+		fprobe_exit_entry_rare(node, ip, parent_ip, fregs);
+	else
+		fprobe_exit_entry_plain(node, ip, parent_ip, fregs, 0);
 }
 
 /*
@@ -593,13 +672,13 @@ static noinline void fprobe_exit_entry_many(struct fprobe_node *first,
 		used += 1 + words;
 		if (fprobe_kprobe_blocks(flags)) {
 			fp->nmissed++;
-			*slot = node->hdr;
+			*slot = node->hdr & ~FPROBE_HDR_CALL;
 			continue;
 		}
 		if (fp->entry_handler)
 			ret = fprobe_call_entry(fp, flags, ip, parent_ip, fregs,
 						words ? slot + 1 : NULL);
-		*slot = ret ? node->hdr : node->hdr | FPROBE_HDR_CALL;
+		*slot = ret ? node->hdr & ~FPROBE_HDR_CALL : node->hdr;
 		want_exit |= !ret;
 	}
 	if (data) {
@@ -632,7 +711,8 @@ static void fprobe_exit_entry(unsigned long ip, unsigned long parent_ip,
 	first = fprobe_first(ip, &link);
 	if (unlikely(!first))
 		goto out;
-	if (likely(READ_ONCE(first->sole)))
+	/* A plain read (one compare of memory): a bool, read once. */
+	if (likely(data_race(first->sole)))
 		fprobe_exit_entry_one(first, ip, parent_ip, fregs);
 	else
 		fprobe_exit_entry_many(first, link, ip, parent_ip, fregs);
@@ -643,22 +723,26 @@ out:
 NOKPROBE_SYMBOL(fprobe_exit_entry);
 
 /*
- * The live registration a record header names, or NULL if it is gone
- * since.  The binding, not its probe: a binding's fp is never NULL, and
- * returning it spares the callers a second NULL test.
+ * Find the live registration a record header names: false if it is gone
+ * since, else true with its probe in *@fpp (never NULL).  A flag and an
+ * out parameter, not a pointer, so a caller tests one condition (the
+ * kernel's compiler keeps a test of a loaded pointer for NULL).
  */
-static __always_inline struct fprobe_binding *fprobe_find_live(unsigned long hdr)
+static __always_inline bool fprobe_find_live(unsigned long hdr,
+					     struct fprobe **fpp)
 {
 	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
-	unsigned int slot = (hdr >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
+	unsigned long slot = hdr >> FPROBE_HDR_SLOT_SHIFT;
 	struct fprobe_binding *b;
 
-	if (unlikely(!regs || slot >= regs->size))
-		return NULL;
+	/* Never NULL: an empty table, and a free slot's id matches no record. */
+	if (unlikely(slot >= regs->size))
+		return false;
 	b = rcu_dereference_raw(regs->slot[slot]);
-	if (unlikely(!b || (b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
-		return NULL;
-	return b;
+	if (unlikely((b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
+		return false;
+	*fpp = b->fp;
+	return true;
 }
 
 /*
@@ -677,7 +761,6 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 	unsigned int pos, words, flags, bit;
 	unsigned long hdr;
-	struct fprobe_binding *b;
 	struct fprobe *fp;
 
 	if (unlikely(!fprobe_rcu_ok()))
@@ -692,10 +775,8 @@ static __always_inline void fprobe_run_exits(unsigned long ip,
 			break;
 		if (!(hdr & FPROBE_HDR_CALL))
 			continue;
-		b = fprobe_find_live(hdr);
-		if (!b)
+		if (!fprobe_find_live(hdr, &fp))
 			continue;
-		fp = b->fp;
 		flags = READ_ONCE(fp->flags);
 		if (flags & FPROBE_FL_DISABLED)
 			continue;
@@ -724,11 +805,31 @@ static void fprobe_graph_return(unsigned long ip, unsigned long *data,
 NOKPROBE_SYMBOL(fprobe_graph_return);
 
 #ifdef FGRAPH_HAVE_FPROBE_HANDLER
+/* fprobe_run_one_exit() for a live FPROBE_FL_KPROBE_SHARED probe. */
+static noinline void fprobe_one_exit_shared(struct fprobe *fp, unsigned long ip,
+					    unsigned long hdr,
+					    unsigned long *data,
+					    struct ftrace_regs *fregs)
+{
+	unsigned int bit = fprobe_busy_enter();
+
+	if (unlikely(!bit) || kprobe_running())
+		fp->nmissed++;
+	else
+		fprobe_call_exit_busy(fp, ip,
+				      ftrace_regs_get_instruction_pointer(fregs),
+				      fregs, (hdr & FPROBE_HDR_WORDS) ? data : NULL);
+	if (bit)
+		fprobe_busy_exit(bit);
+}
+
+NOKPROBE_SYMBOL(fprobe_one_exit_shared);
+
 /*
- * The exit of a call whose block is one record, @hdr, followed by the
- * probe's entry data @data: fprobe_run_exits() for one record, with
- * preemption disabled and the instruction pointer of @fregs the real
- * return address.
+ * The exit of a call whose block is one record, @hdr (its CALL bit set),
+ * followed by the probe's entry data @data: fprobe_run_exits() for one
+ * record, with preemption disabled and the instruction pointer of @fregs
+ * the real return address.
  */
 static __always_inline void fprobe_run_one_exit(unsigned long ip,
 						unsigned long hdr,
@@ -736,30 +837,38 @@ static __always_inline void fprobe_run_one_exit(unsigned long ip,
 						struct ftrace_regs *fregs)
 {
 	unsigned int flags, bit;
-	struct fprobe_binding *b;
 	struct fprobe *fp;
 
-	if (unlikely(!(hdr & FPROBE_HDR_CALL) || !fprobe_rcu_ok()))
+	if (unlikely(!fprobe_rcu_ok()))
 		return;
-	b = fprobe_find_live(hdr);
-	if (unlikely(!b))
+	if (unlikely(!fprobe_find_live(hdr, &fp)))
 		return;
-	fp = b->fp;
 	flags = READ_ONCE(fp->flags);
-	if (flags & FPROBE_FL_DISABLED)
+	if (unlikely(flags & (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))) {
+		/* One test of the flags for the common probe. */
+		if (!(flags & FPROBE_FL_DISABLED))
+			fprobe_one_exit_shared(fp, ip, hdr, data, fregs);
 		return;
+	}
 	bit = fprobe_busy_enter();
 	if (unlikely(!bit)) {
 		fp->nmissed++;
 		return;
 	}
-	if (fprobe_kprobe_blocks(flags))
-		fp->nmissed++;
-	else
-		fprobe_call_exit(fp, flags, ip,
-				 ftrace_regs_get_instruction_pointer(fregs), fregs,
-				 (hdr & FPROBE_HDR_WORDS) ? data : NULL);
+	fp->exit_handler(fp, ip, ftrace_regs_get_instruction_pointer(fregs),
+			 fregs, (hdr & FPROBE_HDR_WORDS) ? data : NULL);
 	fprobe_busy_exit(bit);
+}
+
+/*
+ * The return-address slot fprobe_return_handler pushed: its own address
+ * there while fprobe_return() runs, what RET takes it to after.  The
+ * trampoline builds the register frame right below it, so its address
+ * is known without reading the frame's sp (the word just below that sp).
+ */
+static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
+{
+	return (unsigned long *)(&arch_ftrace_regs(fregs)->regs + 1);
 }
 
 /* fprobe_return() for any frame: several records, or not a frame of ours. */
@@ -790,38 +899,58 @@ static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
 #define FPROBE_FRAME_MAX	(FGRAPH_FRAME_MIN + 2 + FPROBE_DATA_WORDS_MAX)
 
 /*
- * The return-address slot fprobe_return_handler pushed: its own address
- * there while fprobe_return() runs, what RET then takes it to after.
+ * fprobe_return() for every frame but the common one: a record with entry
+ * data (the handler reads the data on the shadow stack, so the frame is
+ * popped after it), a slot hooked twice, or any frame of several records
+ * or not of ours (fprobe_return_general()).
  */
-static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
+static noinline void fprobe_return_slow(struct ftrace_regs *fregs)
 {
-	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs) - 1;
-}
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int state = READ_ONCE(t->curr_ret_stack);
+	unsigned int base = fg_base(state), top = fg_top(state);
+	/* The entry data words, if the frame holds one fprobe record. */
+	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
+	struct ftrace_ret_stack *frame;
+	unsigned long link, hdr, ret;
 
-/*
- * fprobe_return() for a frame of one record with entry data: the handler
- * reads the data on the shadow stack, so the frame is popped after it.
- */
-static noinline unsigned long fprobe_return_data(struct ftrace_regs *fregs,
-						 unsigned long *ws,
-						 unsigned int base,
-						 unsigned long link,
-						 unsigned long hdr)
-{
-	struct ftrace_ret_stack *frame = fg_hdr(ws, base);
-	unsigned long ret = frame->ret;
+	/*
+	 * A frame's words in the stack: one test of the base covers the top
+	 * too, given the words (frames in the last FPROBE_FRAME_MAX words go
+	 * the general way).
+	 */
+	if (!ws || base - FGRAPH_FIRST_WORD >
+	    FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
+	    words > FPROBE_DATA_WORDS_MAX)
+		goto general;
+	link = ws[fg_link_word(base)];
+	hdr = ws[fg_link_word(base) + 1];
+	if ((link & (FG_LINK_DIRECT | FG_BASE_MASK << FG_TOP_SHIFT)) !=
+	    (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
+	    (hdr & FPROBE_HDR_WORDS) != words)
+		goto general;
 
+	frame = fg_hdr(ws, base);
+	ret = frame->ret;
 	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
-
-	preempt_disable_notrace();
-	fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2], fregs);
-	preempt_enable_notrace();
-
+	if (hdr & FPROBE_HDR_CALL) {
+		preempt_disable_notrace();
+		fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2],
+				    fregs);
+		preempt_enable_notrace();
+	}
 	/* Pop: back to the state the link saved. */
 	barrier();
-	WRITE_ONCE(current->curr_ret_stack, link & ~FG_LINK_DIRECT);
-	return ret;
+	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
+	*fprobe_handler_slot(fregs) = ret;
+	return;
+general:
+	*fprobe_handler_slot(fregs) = fprobe_return_general(fregs);
 }
+
+/* The frame of one fprobe record without entry data, in words. */
+#define FPROBE_FRAME_ONE	(FGRAPH_FRAME_MIN + 2)
 
 /**
  * fprobe_return - the return of a call whose exit fprobe hooked
@@ -830,64 +959,63 @@ static noinline unsigned long fprobe_return_data(struct ftrace_regs *fregs,
  * The top frame of the task's shadow stack is the direct frame fprobe
  * pushed for this call (the slot held fprobe_return_handler, and frames
  * pushed since have been popped).  Runs the exit handlers its records ask
- * for and pops it.  The common frame, one probe's record, is read here;
- * any other goes the general way, and a top that is not a direct frame is
- * not ours: fgraph's return path then takes the call (and stops graph
- * tracing if the stack is corrupt).
+ * for, pops it and stores where the call really returns to into the
+ * trampoline's return-address slot (fprobe_return_handler leaves that, and
+ * the instruction pointer of @fregs, to us).  The common frame, one
+ * probe's record without entry data and with its CALL bit, is read here;
+ * any other goes to fprobe_return_slow(), and a top that is not a direct
+ * frame is not ours: fgraph's return path then takes the call (and stops
+ * graph tracing if the stack is corrupt).
  *
- * A record without entry data leaves nothing on the shadow stack that the
- * handler needs, so that frame is popped first, and the address it saved
- * goes back into the trampoline's return-address slot before the handler
- * runs: an unwinder in the handler reads the caller there directly (or a
- * hook that a frame still below it translates), and the function keeps
- * fewer values across the handler call.  With entry data the frame stays
- * until the handler is done.
+ * The common frame leaves nothing on the shadow stack that the handler
+ * needs, so it is popped first, and the address it saved goes into the
+ * trampoline's slot before the handler runs: an unwinder in the handler
+ * reads the caller there directly (or a hook that a frame still below it
+ * translates), and the function keeps fewer values across the handler
+ * call.
  *
  * Context: fprobe_return_handler, any context.
- * Return: the address the function really returns to.
  */
-unsigned long fprobe_return(struct ftrace_regs *fregs)
+void fprobe_return(struct ftrace_regs *fregs)
 {
 	struct task_struct *t = current;
 	unsigned long *ws = t->ret_stack;
 	unsigned int state = READ_ONCE(t->curr_ret_stack);
-	unsigned int base = fg_base(state), top = fg_top(state);
-	/* The entry data words, if the frame holds one fprobe record. */
-	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
+	unsigned long base = fg_base(state);
 	unsigned long link, hdr, ret, func;
 	struct ftrace_ret_stack *frame;
+	unsigned long *f;
 
 	/*
-	 * A frame's words (header, link, record, fgraph's record) in the
-	 * stack: one test of the base covers the top too, given the words
-	 * (frames in the last FPROBE_FRAME_MAX words go the general way).
+	 * Exactly the common frame's words, all of them in the page (the one
+	 * test of the base covers the top; a base among the task vars would
+	 * only read words of the page, and no such frame passes the link
+	 * test), then: a direct frame whose link names a state with its top
+	 * at our base, and a record asking for the exit handler without
+	 * entry data.  The link's bits above the state's must be
+	 * FG_LINK_DIRECT alone.
 	 */
-	if (unlikely(!ws || base - FGRAPH_FIRST_WORD >
-		     FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
-		     words > FPROBE_DATA_WORDS_MAX))
-		return fprobe_return_general(fregs);
-	/*
-	 * A direct frame whose link names the state below it, holding
-	 * exactly one fprobe record (header, entry data) and fgraph's record.
-	 */
-	link = ws[fg_link_word(base)];
-	hdr = ws[fg_link_word(base) + 1];
-	if (unlikely((link & (FG_LINK_DIRECT | FG_BASE_MASK << FG_TOP_SHIFT)) !=
-		     (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
-		     (hdr & FPROBE_HDR_WORDS) != words))
-		return fprobe_return_general(fregs);
-	if (words)
-		return fprobe_return_data(fregs, ws, base, link, hdr);
+	if (unlikely(!ws || base > FGRAPH_STACK_WORDS - FPROBE_FRAME_ONE ||
+		     fg_top(state) - base != FPROBE_FRAME_ONE))
+		goto slow;
+	/* The frame's words, from one address. */
+	f = &ws[base];
+	link = f[FGRAPH_HDR_WORDS];
+	hdr = f[FGRAPH_HDR_WORDS + 1];
+	if (unlikely(link >> FG_TOP_SHIFT !=
+		     base + (FG_LINK_DIRECT >> FG_TOP_SHIFT) ||
+		     (hdr & (FPROBE_HDR_WORDS | FPROBE_HDR_CALL)) != FPROBE_HDR_CALL))
+		goto slow;
 
-	frame = fg_hdr(ws, base);
+	frame = (struct ftrace_ret_stack *)f;
 	ret = frame->ret;
 	/*
 	 * A function hooked twice (another hook saved below ours) is rare:
-	 * the general way finds the real return address, and no call out of
+	 * the slow way finds the real return address, and no call out of
 	 * line is left before the handler's (fewer values to keep).
 	 */
 	if (unlikely(fgraph_is_hook(ret)))
-		return fprobe_return_general(fregs);
+		goto slow;
 	func = frame->func;
 	ftrace_regs_set_instruction_pointer(fregs, ret);
 	*fprobe_handler_slot(fregs) = ret;
@@ -898,11 +1026,13 @@ unsigned long fprobe_return(struct ftrace_regs *fregs)
 	preempt_disable_notrace();
 	fprobe_run_one_exit(func, hdr, NULL, fregs);
 	preempt_enable_notrace();
-	return *fprobe_handler_slot(fregs);
+	return;
+slow:
+	fprobe_return_slow(fregs);
 }
 
 NOKPROBE_SYMBOL(fprobe_return_general);
-NOKPROBE_SYMBOL(fprobe_return_data);
+NOKPROBE_SYMBOL(fprobe_return_slow);
 NOKPROBE_SYMBOL(fprobe_return);
 #endif
 
@@ -1099,7 +1229,8 @@ static void fprobe_map_reap(void)
 	if (!fprobe_retired)
 		return;
 	cond_synchronize_rcu(fprobe_retired_gp);
-	kvfree(fprobe_retired);
+	if (fprobe_retired != &fprobe_map_first.map)
+		kvfree(fprobe_retired);
 	fprobe_retired = NULL;
 }
 
@@ -1230,28 +1361,32 @@ static struct fprobe_regs *fprobe_regs_locked(void)
 	return fprobe_deref(fprobe_regs);
 }
 
+static bool fprobe_slot_free(struct fprobe_regs *regs, unsigned int i)
+{
+	return fprobe_deref(regs->slot[i]) == &fprobe_binding_none;
+}
+
 /* Make sure a slot is free, growing the table if needed. */
 static int fprobe_regs_fit(void)
 {
 	struct fprobe_regs *old = fprobe_regs_locked(), *regs;
 	unsigned int i, size;
 
-	if (old) {
-		for (i = 0; i < old->size; i++)
-			if (!fprobe_deref(old->slot[i]))
-				return 0;
-		if (old->size > FPROBE_SLOT_MASK / 2)
-			return -ENOSPC;
-	}
-	size = old ? 2 * old->size : FPROBE_REGS_MIN;
-	regs = kvzalloc(struct_size(regs, slot, size), GFP_KERNEL);
+	for (i = 0; i < old->size; i++)
+		if (fprobe_slot_free(old, i))
+			return 0;
+	if (old->size > FPROBE_SLOT_MASK / 2)
+		return -ENOSPC;
+	size = old->size ? 2 * old->size : FPROBE_REGS_MIN;
+	regs = kvmalloc(struct_size(regs, slot, size), GFP_KERNEL);
 	if (!regs)
 		return -ENOMEM;
 	regs->size = size;
-	for (i = 0; old && i < old->size; i++)
-		RCU_INIT_POINTER(regs->slot[i], fprobe_deref(old->slot[i]));
+	for (i = 0; i < size; i++)
+		RCU_INIT_POINTER(regs->slot[i], i < old->size ?
+				 fprobe_deref(old->slot[i]) : &fprobe_binding_none);
 	rcu_assign_pointer(fprobe_regs, regs);
-	if (old)
+	if (old != &fprobe_regs_empty)
 		kvfree_rcu_mightsleep(old);
 	return 0;
 }
@@ -1263,12 +1398,12 @@ static void fprobe_regs_enter(struct fprobe_binding *b)
 	unsigned int i;
 
 	for (i = 0; i < regs->size; i++)
-		if (!fprobe_deref(regs->slot[i]))
+		if (fprobe_slot_free(regs, i))
 			break;
 	if (++fprobe_last_id > FPROBE_GEN_LIMIT)
 		fprobe_last_id = 1;
 	b->id = fprobe_last_id << FPROBE_HDR_GEN_SHIFT |
-		(unsigned long)i << FPROBE_HDR_ID_SHIFT;
+		(unsigned long)i << FPROBE_HDR_SLOT_SHIFT;
 	/* The id is set before a reader can find @b. */
 	rcu_assign_pointer(regs->slot[i], b);
 }
@@ -1281,10 +1416,9 @@ static void fprobe_regs_leave(struct fprobe_binding *b)
 
 	if (!b->id)
 		return;
-	i = (b->id >> FPROBE_HDR_ID_SHIFT) & FPROBE_SLOT_MASK;
-	if (!WARN_ON_ONCE(!regs || i >= regs->size ||
-			  fprobe_deref(regs->slot[i]) != b))
-		RCU_INIT_POINTER(regs->slot[i], NULL);
+	i = b->id >> FPROBE_HDR_SLOT_SHIFT;
+	if (!WARN_ON_ONCE(i >= regs->size || fprobe_deref(regs->slot[i]) != b))
+		RCU_INIT_POINTER(regs->slot[i], &fprobe_binding_none);
 }
 
 /* ---- releasing sites -------------------------------------------------------- */
@@ -1476,7 +1610,7 @@ static int fprobe_attach(struct fprobe *fp, const unsigned long *ips,
 		node->ip = ips[i];
 		node->fp = fp;
 		node->kind = kind;
-		node->hdr = b->id | words;
+		node->hdr = b->id | FPROBE_HDR_CALL | words;
 		fprobe_node_link(map, node);
 	}
 	list_add_tail(&b->list, &fprobe_bindings);

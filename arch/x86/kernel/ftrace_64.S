@@ -427,8 +427,12 @@ STACK_FRAME_NON_STANDARD_FP __fentry__
  * (ftrace_graph_ret_addr()), then build an ftrace_regs (ax and dx the
  * return values, bp, sp the stack after the return, cs 0) and ask
  * \handler where the function really returns to.
+ *
+ * @own_slot 1: \handler itself writes the real return address into the
+ * slot (on every path, before RET) and sets the ftrace_regs' ip before
+ * any return callback could read it, so neither store is done here.
  */
-.macro fh_return_trampoline name, handler
+.macro fh_return_trampoline name, handler, own_slot=0
 SYM_CODE_START(\name)
 	UNWIND_HINT_UNDEFINED
 	ANNOTATE_NOENDBR
@@ -441,12 +445,16 @@ SYM_CODE_START(\name)
 	leaq	FRAME_SIZE + 8(%rsp), %rax
 	movq	%rax, RSP(%rsp)
 	movq	$0, CS(%rsp)
+	.if !\own_slot
 	movq	$0, RIP(%rsp)
+	.endif
 	movq	%rsp, %rdi
 	call	\handler
 
+	.if !\own_slot
 	/* The real return address goes into the slot, RET takes it. */
 	movq	%rax, FRAME_SIZE(%rsp)
+	.endif
 	movq	RBP(%rsp), %rbp
 	movq	RDX(%rsp), %rdx
 	movq	RAX(%rsp), %rax
@@ -461,9 +469,10 @@ fh_return_trampoline return_to_handler, ftrace_return_to_handler
 #ifdef CONFIG_FPROBE
 /*
  * fprobe's: its entry callback pushed a direct frame and hooked the
- * return here; fprobe_return() runs the exit handlers and pops the frame
- * without fgraph's dispatch (kernel/trace/fgraph_frame.h).
+ * return here; fprobe_return() runs the exit handlers, pops the frame
+ * without fgraph's dispatch (kernel/trace/fgraph_frame.h) and puts the
+ * real return address into the slot itself.
  */
-fh_return_trampoline fprobe_return_handler, fprobe_return
+fh_return_trampoline fprobe_return_handler, fprobe_return, 1
 #endif
 #endif
