@@ -9,7 +9,8 @@
  * reference (uprobe_site_hold(), uprobe_site_drop()) and are read under
  * rcu_read_lock_trace() (uprobe_site_run()).  The uprobes core tells the
  * architecture when such references must go (arch_uprobe_forget()) and
- * when an address space is copied or torn down.
+ * when an address space is copied or torn down, and mremap() tells it
+ * before text moves (uprobe_move_vma()).
  */
 #ifndef _LINUX_UPROBE_SITE_H
 #define _LINUX_UPROBE_SITE_H
@@ -20,6 +21,7 @@ struct pt_regs;
 struct uprobe;
 struct arch_uprobe;
 struct mm_struct;
+struct vm_area_struct;
 
 bool uprobe_run_site(struct pt_regs *regs, unsigned long vaddr);
 struct uprobe *uprobe_site_hold(struct arch_uprobe *auprobe);
@@ -31,5 +33,18 @@ void uprobe_site_run(struct uprobe *uprobe, struct pt_regs *regs);
 void arch_uprobe_forget(struct uprobe *uprobe, struct arch_uprobe *auprobe);
 void arch_uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm);
 void arch_uprobe_clear_state(struct mm_struct *mm);
+void arch_uprobe_move_vma(struct vm_area_struct *vma, unsigned long start,
+			  unsigned long end);
+
+/* From mremap(), before the pages of [@start, @end) of @vma move. */
+#ifdef CONFIG_UPROBES
+void uprobe_move_vma(struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end);
+#else
+static inline void uprobe_move_vma(struct vm_area_struct *vma,
+				   unsigned long start, unsigned long end)
+{
+}
+#endif
 
 #endif /* _LINUX_UPROBE_SITE_H */

@@ -124,6 +124,7 @@ struct nop5_table {
 	struct hlist_node	node;		/* in nop5_tables */
 	struct mm_struct	*mm;
 	unsigned long		base;		/* the trampoline page */
+	struct page		*page;		/* its page (a reference), or NULL */
 	struct rcu_head		rcu;
 	unsigned long		site[NOP5_SLOTS_PER_PAGE];
 	struct uprobe		*uprobe[NOP5_SLOTS_PER_PAGE];
@@ -164,21 +165,37 @@ static struct nop5_table *nop5_table_find(struct mm_struct *mm,
 
 static void nop5_table_free_rcu(struct rcu_head *rcu)
 {
-	kfree(container_of(rcu, struct nop5_table, rcu));
+	struct nop5_table *t = container_of(rcu, struct nop5_table, rcu);
+
+	if (t->page)
+		put_page(t->page);
+	kfree(t);
 }
 
-/* Unhash @t and drop its references; nop5_table_lock held. */
-static void nop5_table_remove(struct nop5_table *t)
+/* Drop the references of @t, out of the hash, and free it after readers. */
+static void nop5_table_free(struct nop5_table *t)
 {
 	int i;
 
-	hash_del_rcu(&t->node);
-	nop5_nr_tables--;
 	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
 		if (t->uprobe[i])
 			uprobe_site_drop(t->uprobe[i]);
 	}
 	call_rcu_tasks_trace(&t->rcu, nop5_table_free_rcu);
+}
+
+/* Unhash @t; nop5_table_lock held. */
+static void nop5_table_unhash(struct nop5_table *t)
+{
+	hash_del_rcu(&t->node);
+	nop5_nr_tables--;
+}
+
+/* Unhash @t and drop its references; nop5_table_lock held. */
+static void nop5_table_remove(struct nop5_table *t)
+{
+	nop5_table_unhash(t);
+	nop5_table_free(t);
 }
 
 /*
@@ -298,6 +315,8 @@ void arch_uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 		if (!c)
 			continue;
 		c->mm = newmm;
+		if (c->page)
+			get_page(c->page);
 		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
 			if (c->uprobe[i])
 				uprobe_site_get(c->uprobe[i]);
@@ -357,11 +376,32 @@ static struct uprobe *nop5_table_lookup(unsigned long slot,
 	return uprobe;
 }
 
+static void nop5_restore(struct mm_struct *mm, unsigned long site,
+			 unsigned long slot, bool live);
+
+/*
+ * The page is inserted when the mapping is made, and fork() copies the
+ * entry; it is missing only after MADV_DONTNEED (or a table that could not
+ * be copied), and then the table's reference brings it back.
+ */
 static vm_fault_t nop5_fault(const struct vm_special_mapping *sm,
 			     struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	/* the page is inserted at creation; a missing one stays missing */
-	return VM_FAULT_SIGBUS;
+	struct page *page = NULL;
+	struct nop5_table *t;
+
+	rcu_read_lock_trace();
+	t = nop5_table_find(vma->vm_mm, vma->vm_start);
+	if (t && t->page) {
+		/* the table's reference lasts until after this section */
+		page = t->page;
+		get_page(page);
+	}
+	rcu_read_unlock_trace();
+	if (!page)
+		return VM_FAULT_SIGBUS;
+	vmf->page = page;
+	return 0;
 }
 
 static int nop5_mremap(const struct vm_special_mapping *sm,
@@ -371,17 +411,37 @@ static int nop5_mremap(const struct vm_special_mapping *sm,
 	return -EINVAL;
 }
 
-/* Unmapped: its table goes (a new page may later take the same address). */
+/*
+ * Unmapped: its table goes (a new page may later take the same address).
+ * In a live address space (munmap(), or a mapping placed over the page),
+ * each site that still jumps into the page is put back to the breakpoint
+ * if its entry names a uprobe, else to the NOP, so that no site jumps to
+ * where the page was; mmap_lock is held there.  At exit nothing runs the
+ * sites any more.
+ */
 static void nop5_close(const struct vm_special_mapping *sm,
 		       struct vm_area_struct *vma)
 {
+	struct mm_struct *mm = vma->vm_mm;
 	struct nop5_table *t;
+	int i;
 
 	mutex_lock(&nop5_table_lock);
-	t = nop5_table_find(vma->vm_mm, vma->vm_start);
+	t = nop5_table_find(mm, vma->vm_start);
 	if (t)
-		nop5_table_remove(t);
+		nop5_table_unhash(t);
 	mutex_unlock(&nop5_table_lock);
+	if (!t)
+		return;
+	if (atomic_read(&mm->mm_users)) {
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			if (t->site[i])
+				nop5_restore(mm, t->site[i],
+					     t->base + i * NOP5_SLOT_SIZE,
+					     t->uprobe[i]);
+		}
+	}
+	nop5_table_free(t);
 }
 
 static const struct vm_special_mapping nop5_mapping = {
@@ -445,6 +505,14 @@ static bool nop5_is_our_jmp(struct mm_struct *mm, unsigned long site,
 	return vma && vma_is_special_mapping(vma, &nop5_mapping);
 }
 
+/* Does @text, at @site, jump to @slot? */
+static bool nop5_jmps_to(unsigned long site, const u8 *text,
+			 unsigned long slot)
+{
+	return text[0] == NOP5_OPC_JMP &&
+	       site + NOP5_LEN + (long)(s32)get_unaligned_le32(text + 1) == slot;
+}
+
 /* Read the five bytes at @site of @mm (not across a page); mmap_lock held. */
 static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text)
 {
@@ -458,6 +526,78 @@ static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text)
 	nop5_read(page, site, text);
 	put_page(page);
 	return true;
+}
+
+/*
+ * Put @site of @mm, if it jumps to @slot, back to the int3 (@live: its
+ * uprobe is still registered) or to the NOP; mmap_lock held.
+ */
+static void nop5_restore(struct mm_struct *mm, unsigned long site,
+			 unsigned long slot, bool live)
+{
+	u8 text[NOP5_LEN], int3 = NOP5_OPC_INT3;
+	struct page *page;
+
+	/* read first: no private copy made for a site that does not jump */
+	if (!nop5_peek(mm, site, text) || !nop5_jmps_to(site, text, slot))
+		return;
+	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
+	if (!page)
+		return;
+	nop5_read(page, site, text);
+	if (nop5_jmps_to(site, text, slot)) {
+		nop5_write(page, site, &int3, 1);
+		text_poke_sync();
+		nop5_write(page, site + 1, nop5_insn + 1, NOP5_LEN - 1);
+		text_poke_sync();
+		if (!live) {
+			nop5_write(page, site, nop5_insn, 1);
+			text_poke_sync();
+		}
+	}
+	put_page(page);
+}
+
+/**
+ * arch_uprobe_move_vma - x86-64: put back sites that mremap() is about to move
+ * @vma: the mapping being moved (mmap_lock held for writing)
+ * @start: the start of the range that moves
+ * @end: its end
+ *
+ * A jump's target is relative to the site and a slot names its site by
+ * address, so neither holds once the text moves.  Each site of the range
+ * that jumps to a slot goes back to its breakpoint (the NOP if no uprobe
+ * is left for it) and loses its entry; the moved breakpoint traps at the
+ * new address, where the first hit optimizes it again.
+ */
+void arch_uprobe_move_vma(struct vm_area_struct *vma, unsigned long start,
+			  unsigned long end)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long site;
+	struct nop5_table *t;
+	bool live;
+	int bkt, i;
+
+	mutex_lock(&nop5_table_lock);
+	if (!nop5_nr_tables)
+		goto out;
+	hash_for_each(nop5_tables, bkt, t, node) {
+		if (t->mm != mm)
+			continue;
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			site = t->site[i];
+			if (!site || site < start || site > end - NOP5_LEN)
+				continue;
+			live = t->uprobe[i];
+			nop5_table_clear(t, i);
+			/* text only: no trampoline page faults in from here */
+			nop5_restore(mm, site, t->base + i * NOP5_SLOT_SIZE,
+				     live);
+		}
+	}
+out:
+	mutex_unlock(&nop5_table_lock);
 }
 
 /*
@@ -504,6 +644,7 @@ static struct vm_area_struct *nop5_new_page(struct mm_struct *mm,
 {
 	struct vm_unmapped_area_info info = {};
 	struct vm_area_struct *vma;
+	struct nop5_table *t;
 	unsigned long addr;
 	struct page *page;
 	u8 *kaddr;
@@ -530,21 +671,37 @@ static struct vm_area_struct *nop5_new_page(struct mm_struct *mm,
 	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++)
 		*(u64 *)(kaddr + i * NOP5_SLOT_SIZE + NOP5_SLOT_SITE) = 0;
 
+	/* the table keeps the page for faults after MADV_DONTNEED */
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		__free_page(page);
+		return ERR_PTR(-ENOMEM);
+	}
+	t->mm = mm;
+	t->base = addr;
+	t->page = page;
+
 	vma = _install_special_mapping(mm, addr, PAGE_SIZE,
 				       VM_READ | VM_EXEC |
 				       VM_MAYREAD | VM_MAYEXEC,
 				       &nop5_mapping);
 	if (IS_ERR(vma)) {
+		kfree(t);
 		__free_page(page);
 		return vma;
 	}
+	/* the page table holds its own reference */
 	err = vm_insert_page(vma, addr, page);
-	/* the page table holds its own reference from here on */
-	put_page(page);
 	if (err) {
 		do_munmap(mm, addr, PAGE_SIZE, NULL);
+		kfree(t);
+		__free_page(page);
 		return ERR_PTR(err);
 	}
+	mutex_lock(&nop5_table_lock);
+	hash_add_rcu(nop5_tables, &t->node, nop5_table_key(mm, addr));
+	nop5_nr_tables++;
+	mutex_unlock(&nop5_table_lock);
 	return vma;
 }
 

@@ -45,10 +45,22 @@
  *                         (through /proc/PID/mem)
  *   wb-demo nop5-syscall  the uprobe system call (336) from here, not from
  *                         a trampoline: prints its result and errno
+ *   wb-demo nop5-move N [PROFILE EVENT]
+ *                         a second mapping of the site's page (run beside
+ *                         the program's own site), moved with
+ *                         mremap() (far, then near), forked, split, poked,
+ *                         its trampoline pages moved (refused), dropped and
+ *                         unmapped, its text dropped; N calls after each
+ *                         step, one line each (with the hits of EVENT in
+ *                         PROFILE during the step); WB_MOVE_STEPS, if set,
+ *                         names the steps to take after the first, out of
+ *                         far,near,fork,mprotect,poke,tramp-mremap,
+ *                         tramp-dontneed,tramp-munmap,text-dontneed
  *
  * The probed functions are noipa: no inlining, no cloning, no constant
  * propagation into them, so they are called with exactly these values.
  */
+#define _GNU_SOURCE
 #include <linux/types.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -513,6 +526,305 @@ static long nop5_calls(long n)
 	return bad;
 }
 
+/*
+ * "nop5-move": the site in a second, private mapping of this program's
+ * file, moved and changed under it.  Each step calls the copy of
+ * wb_demo_nop5() N times (the function uses no absolute address) and
+ * prints one line; with PROFILE and EVENT the line also gives the hits
+ * EVENT's row of PROFILE (uprobe_profile) gained during the step.
+ */
+struct nop5_copy {
+	char *base;		/* the mapping */
+	size_t len;
+	long (*fn)(long);	/* wb_demo_nop5() in it */
+	const char *profile, *event;
+	const char *steps;	/* the steps to take, or NULL: all */
+};
+
+/* Is step @name (after "copy") to be taken? */
+static int nop5_do(const struct nop5_copy *c, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	if (!c->steps)
+		return 1;
+	for (p = c->steps; (p = strstr(p, name)); p += len) {
+		if ((p == c->steps || p[-1] == ',') &&
+		    (p[len] == ',' || !p[len]))
+			return 1;
+	}
+	return 0;
+}
+
+static long nop5_profile_hits(const struct nop5_copy *c)
+{
+	char line[512], name[256];
+	unsigned long hits;
+	FILE *f;
+
+	if (!c->profile)
+		return 0;
+	f = fopen(c->profile, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %255s %lu", name, &hits) == 2 &&
+		    !strcmp(name, c->event)) {
+			fclose(f);
+			return hits;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+static long nop5_copy_calls(const struct nop5_copy *c, long n)
+{
+	long i, bad = 0;
+
+	for (i = 1; i <= n; i++)
+		bad += c->fn(i);
+	return bad;
+}
+
+/*
+ * N more calls, then the step's line: @calls made in all since the hits
+ * were @before.  Returns the bad calls so far.
+ */
+static long nop5_step_from(const struct nop5_copy *c, const char *what,
+			   long n, long calls, long bad, long before)
+{
+	bad += nop5_copy_calls(c, n);
+	if (c->profile)
+		printf("wb-demo: move %s: %ld calls, %ld bad, %ld hits\n",
+		       what, calls, bad, nop5_profile_hits(c) - before);
+	else
+		printf("wb-demo: move %s: %ld calls, %ld bad\n", what, calls,
+		       bad);
+	fflush(stdout);
+	return bad;
+}
+
+static long nop5_step(const struct nop5_copy *c, const char *what, long n,
+		      long bad)
+{
+	return nop5_step_from(c, what, n, n, bad, nop5_profile_hits(c));
+}
+
+/* Point @c at its mapping's new place. */
+static void nop5_copy_moved(struct nop5_copy *c, void *to)
+{
+	char *fn = (char *)c->fn;
+
+	c->fn = (long (*)(long))(void *)((char *)to + (fn - c->base));
+	c->base = to;
+}
+
+/* Each [uprobes-nop5] mapping of this process: @op on it, 0 if none. */
+static int nop5_each_tramp(int (*op)(void *addr, size_t len))
+{
+	unsigned long lo, hi;
+	char line[512];
+	int err = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[uprobes-nop5]") ||
+		    sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (op((void *)lo, hi - lo))
+			err = -1;
+	}
+	fclose(f);
+	return err;
+}
+
+static int nop5_tramp_mremap(void *addr, size_t len)
+{
+	void *to = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+
+	if (to == MAP_FAILED)
+		return -1;
+	/* refused: the sites jump to where the page is */
+	if (mremap(addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to) !=
+	    MAP_FAILED)
+		return -1;
+	return munmap(to, len);
+}
+
+static int nop5_tramp_dontneed(void *addr, size_t len)
+{
+	return madvise(addr, len, MADV_DONTNEED);
+}
+
+static int nop5_tramp_munmap(void *addr, size_t len)
+{
+	return munmap(addr, len);
+}
+
+static int nop5_move(int argc, char **argv)
+{
+	unsigned long fn = (unsigned long)wb_demo_nop5, lo, hi, pgoff;
+	unsigned long page = fn & ~4095UL, far;
+	long n = atol(argv[2]), bad = 0, before;
+	struct nop5_copy c = { .len = 2 * 4096 };
+	char line[512], perm[8];
+	unsigned char byte;
+	off_t off = -1;
+	int status, fd;
+	void *to;
+	pid_t pid;
+	FILE *f;
+
+	if (argc > 4) {
+		c.profile = argv[3];
+		c.event = argv[4];
+	}
+	c.steps = getenv("WB_MOVE_STEPS");
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perm, &pgoff) ==
+		    4 && fn >= lo && fn < hi)
+			off = (off_t)(page - lo + pgoff);
+	}
+	fclose(f);
+	fd = open("/proc/self/exe", O_RDONLY);
+	if (off < 0 || fd < 0)
+		return 1;
+	/* a second mapping of the page(s) of wb_demo_nop5(): a new site */
+	c.base = mmap(NULL, c.len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	close(fd);
+	if (c.base == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	c.fn = (long (*)(long))(void *)(c.base + (fn - page));
+	/* the program's own site and the copy's, side by side */
+	before = nop5_profile_hits(&c);
+	bad = nop5_calls(n);
+	bad = nop5_step_from(&c, "copy", n, 2 * n, bad, before);
+
+	if (!nop5_do(&c, "far"))
+		goto at_near;
+	/* far away: out of rel32 reach of where the copy was */
+	far = ((unsigned long)c.base - (64UL << 30)) & ~0xfffffUL;
+	to = mmap((void *)far, c.len, PROT_NONE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (to == MAP_FAILED ||
+	    mremap(c.base, c.len, c.len, MREMAP_MAYMOVE | MREMAP_FIXED, to) !=
+	    to) {
+		perror("mremap far");
+		return 1;
+	}
+	nop5_copy_moved(&c, to);
+	bad = nop5_step(&c, "mremap far", n, bad);
+	/* the breakpoint, or a jump again if the kernel optimizes it */
+	printf("wb-demo: mremap far: site %02x\n",
+	       (unsigned char)c.base[(unsigned long)wb_demo_nop5_site - page]);
+
+at_near:
+	if (!nop5_do(&c, "near"))
+		goto at_fork;
+	/* and back near the rest of the mappings */
+	to = mmap(NULL, c.len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (to == MAP_FAILED ||
+	    mremap(c.base, c.len, c.len, MREMAP_MAYMOVE | MREMAP_FIXED, to) !=
+	    to) {
+		perror("mremap near");
+		return 1;
+	}
+	nop5_copy_moved(&c, to);
+	bad = nop5_step(&c, "mremap near", n, bad);
+
+at_fork:
+	if (!nop5_do(&c, "fork"))
+		goto at_mprotect;
+	/* fork after the moves: the child runs the copy too */
+	before = nop5_profile_hits(&c);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid)
+		exit(nop5_copy_calls(&c, n) != 0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		bad++;
+	bad = nop5_step_from(&c, "fork", n, 2 * n, bad, before);
+
+at_mprotect:
+	if (!nop5_do(&c, "mprotect"))
+		goto at_poke;
+	/* the site's page made read-only and executable again: a split */
+	if (mprotect(c.base, 4096, PROT_READ) ||
+	    mprotect(c.base, 4096, PROT_READ | PROT_EXEC)) {
+		perror("mprotect");
+		return 1;
+	}
+	bad = nop5_step(&c, "mprotect", n, bad);
+
+at_poke:
+	if (!nop5_do(&c, "poke"))
+		goto at_tramp;
+	/* a debugger-style poke into the site's page (the same byte back) */
+	fd = open("/proc/self/mem", O_RDWR);
+	if (fd < 0 || pread(fd, &byte, 1, (off_t)(unsigned long)c.base) != 1 ||
+	    pwrite(fd, &byte, 1, (off_t)(unsigned long)c.base) != 1) {
+		perror("/proc/self/mem");
+		return 1;
+	}
+	close(fd);
+	bad = nop5_step(&c, "poke", n, bad);
+
+at_tramp:
+	/* the trampoline pages (if any): moved (refused), dropped, unmapped */
+	if (nop5_do(&c, "tramp-mremap")) {
+		if (nop5_each_tramp(nop5_tramp_mremap)) {
+			fprintf(stderr, "wb-demo: a trampoline page moved\n");
+			return 1;
+		}
+		bad = nop5_step(&c, "tramp mremap", n, bad);
+	}
+	if (nop5_do(&c, "tramp-dontneed")) {
+		if (nop5_each_tramp(nop5_tramp_dontneed)) {
+			perror("madvise");
+			return 1;
+		}
+		bad = nop5_step(&c, "tramp dontneed", n, bad);
+	}
+	if (nop5_do(&c, "tramp-munmap")) {
+		if (nop5_each_tramp(nop5_tramp_munmap)) {
+			perror("munmap");
+			return 1;
+		}
+		bad = nop5_step(&c, "tramp munmap", n, bad);
+	}
+	if (!nop5_do(&c, "text-dontneed"))
+		goto at_out;
+
+	/*
+	 * The copy's text dropped: the file's page comes back, without the
+	 * probe (uprobes places breakpoints at mmap time only).
+	 */
+	if (madvise(c.base, c.len, MADV_DONTNEED)) {
+		perror("madvise");
+		return 1;
+	}
+	bad = nop5_step(&c, "text dontneed", n, bad);
+	/* the file's bytes: no breakpoint, no jump */
+	printf("wb-demo: text dontneed: site %02x\n",
+	       (unsigned char)c.base[(unsigned long)wb_demo_nop5_site - page]);
+at_out:
+	printf("wb-demo: nop5-move %ld bad\n", bad);
+	return bad != 0;
+}
+
 static int nop5(int argc, char **argv)
 {
 	const char *mode = argv[1];
@@ -576,6 +888,8 @@ static int nop5(int argc, char **argv)
 		       buf[0], buf[1], buf[2], buf[3], buf[4]);
 		return 0;
 	}
+	if (!strcmp(mode, "nop5-move"))
+		return argc > 2 ? nop5_move(argc, argv) : 2;
 	if (!strcmp(mode, "nop5-syscall")) {
 		long ret = syscall(336);
 
