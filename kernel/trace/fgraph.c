@@ -89,9 +89,8 @@
  *  - The entry path runs with preemption disabled (the arch code holds the
  *    recursion lock); the return path disables preemption around the
  *    callbacks.  Unregistering clears the slot key, takes the user out of
- *    the table and then waits out every preemption-off region
- *    (ftrace_wait_preempt_off(): a rude RCU-tasks grace period's
- *    guarantee): after that no callback of the user runs and none will.
+ *    the table and then waits for synchronize_rcu_tasks_rude(): after that
+ *    no callback of the user runs and none will.
  *  - A user is added to the live table in place (entries first, count
  *    last); removing builds the other table of the pair, publishes it and
  *    waits as above, after which the old table is unused until the next
@@ -1198,8 +1197,10 @@ static void fg_users_remove(struct fgraph_ops *gops)
 /* After this, no callback that could see the old users still runs. */
 static void fg_wait_callbacks(void)
 {
-	/* A work item on every CPU; nothing to wait for while booting. */
-	ftrace_wait_preempt_off();
+	/* Before the scheduler runs, nothing else can be in a callback. */
+	if (system_state == SYSTEM_BOOTING)
+		return;
+	synchronize_rcu_tasks_rude();
 }
 
 /* The CPU hotplug state, set up on the first registration ever. */

@@ -902,7 +902,7 @@ int ftrace_graph_hash_install(bool is_notrace, struct ftrace_hash *hash)
 
 	/* Readers only disable preemption, possibly where RCU is not watching. */
 	if (old != FTRACE_EMPTY_HASH)
-		ftrace_wait_preempt_off();
+		synchronize_rcu_tasks_rude();
 	ftrace_hash_free(old);
 	return 0;
 }

@@ -388,14 +388,6 @@ int ftrace_sites_check(void);
  * were before the call; replaced generations are freed.  ftrace_lock held.
  */
 void ftrace_sites_wait_readers(void);
-/*
- * The same wait without ftrace_lock and without freeing anything: when it
- * returns, every CPU has left the region with preemption off (RCU watching
- * or not) that it was in at the call.  For users that unpublish something
- * read only with preemption off: the graph hash, fgraph's user table,
- * function probes.  Takes the CPU hotplug lock; sleeps.
- */
-void ftrace_wait_preempt_off(void);
 #ifdef CONFIG_DYNAMIC_FTRACE
 /* The same wait without ftrace_lock: take the list, then wait and free. */
 struct ftrace_site_gen *ftrace_sites_retired_take(void);

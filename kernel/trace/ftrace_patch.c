@@ -1190,11 +1190,6 @@ static void site_wait_readers(void)
 		synchronize_rcu_tasks_rude();
 }
 
-void ftrace_wait_preempt_off(void)
-{
-	site_wait_readers();
-}
-
 /* Replaced generations, newest first; ftrace_lock. */
 static struct ftrace_site_gen *site_retired;
 static unsigned int site_nr_retired;

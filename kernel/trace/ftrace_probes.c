@@ -488,7 +488,7 @@ static int hook_narrow(struct probe_hook *hook, unsigned long *keep,
 	if (ret)
 		return ret;
 	/* callbacks still running for a dropped ip run preempt-disabled */
-	ftrace_wait_preempt_off();
+	synchronize_rcu_tasks_rude();
 	return 0;
 }
 

@@ -91,18 +91,12 @@ int ftrace_sites_update(int command)
 	ftrace_pick_trace_func();
 
 	if (old) {
-		ftrace_wait_preempt_off();
+		/* Before the scheduler runs nothing can be inside a call. */
+		if (system_state != SYSTEM_BOOTING)
+			synchronize_rcu_tasks_rude();
 		kfree(old);
 	}
 	return 0;
-}
-
-/* Without call-site records there is no per-CPU wait of our own. */
-void ftrace_wait_preempt_off(void)
-{
-	/* Before the scheduler runs nothing can be inside a call. */
-	if (system_state != SYSTEM_BOOTING)
-		synchronize_rcu_tasks_rude();
 }
 
 /**
