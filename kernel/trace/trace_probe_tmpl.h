@@ -406,24 +406,80 @@ static nokprobe_inline bool tprobe_rec_direct(struct trace_event_file *file)
 	       !READ_ONCE(tracepoint_printk);
 }
 
-/* Reserve @len bytes for @file's event; returns the record or NULL. */
-static nokprobe_inline void *
-tprobe_rec_reserve(struct tprobe_rec *r, struct trace_event_file *file,
-		   unsigned long len)
+/*
+ * The context word of trace_event_buffer_reserve() (tracing_gen_ctx_dec()),
+ * computed inline.  A probe hit nearly always comes from task context or
+ * with only preemption disabled, less than 16 levels deep either way: then
+ * the NMI, hardirq, softirq and bottom-half bits are known to be clear, no
+ * depth needs clamping, and only the interrupt flag and the two reschedule
+ * bits remain to read.  Anything else (and PREEMPT_RT, which counts
+ * softirqs elsewhere) takes the generic function.  The bits are the same
+ * either way.
+ */
+static nokprobe_inline unsigned int tprobe_rec_ctx(void)
 {
-	/* The context the hit came from, as trace_event_buffer_reserve() takes it */
-	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	unsigned int pc = preempt_count();
+	unsigned int bits = 0, depth;
+	unsigned long irqflags;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) ||
+	    !IS_ENABLED(CONFIG_TRACE_IRQFLAGS_SUPPORT) ||
+	    unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK | 0xf0)))
+		return tracing_gen_ctx_dec();
+	depth = pc;
+#ifdef CONFIG_SMP
+	if (unlikely(current->migration_disabled > 0xf))
+		return tracing_gen_ctx_dec();
+	depth |= current->migration_disabled << 4;
+#endif
+
+	local_save_flags(irqflags);
+	if (irqs_disabled_flags(irqflags))
+		bits |= TRACE_FLAG_IRQS_OFF;
+	if (tif_need_resched())
+		bits |= TRACE_FLAG_NEED_RESCHED;
+	if (test_preempt_need_resched())
+		bits |= TRACE_FLAG_PREEMPT_RESCHED;
+	/* as tracing_gen_ctx_dec(): one level of preemption is the tracer's */
+	return ((bits << 16) | depth) - IS_ENABLED(CONFIG_PREEMPTION);
+}
+
+/*
+ * Reserve @len bytes for @file's event, in the context @trace_ctx (from
+ * tprobe_rec_ctx()); returns the record or NULL.
+ */
+static nokprobe_inline void *
+tprobe_rec_reserve_ctx(struct tprobe_rec *r, struct trace_event_file *file,
+		       unsigned long len, unsigned int trace_ctx)
+{
 	struct trace_entry *ent;
 
 	r->buffer = file->tr->array_buffer.buffer;
 	r->event = ring_buffer_lock_reserve(r->buffer, len);
 	if (!r->event)
 		return NULL;
+	/*
+	 * A record this small keeps its length in type_len and its data
+	 * right after the event word; anything else asks the ring buffer.
+	 */
+	if (likely(r->event->type_len &&
+		   r->event->type_len <= RINGBUF_TYPE_DATA_TYPE_LEN_MAX))
+		ent = (struct trace_entry *)r->event->array;
+	else
+		ent = ring_buffer_event_data(r->event);
 	/* the common header, as trace_buffer_lock_reserve() fills it */
-	ent = ring_buffer_event_data(r->event);
 	tracing_generic_entry_update(ent, file->event_call->event.type,
 				     trace_ctx);
 	return ent;
+}
+
+/* Reserve @len bytes for @file's event; returns the record or NULL. */
+static nokprobe_inline void *
+tprobe_rec_reserve(struct tprobe_rec *r, struct trace_event_file *file,
+		   unsigned long len)
+{
+	/* The context the hit came from, as trace_event_buffer_reserve() takes it */
+	return tprobe_rec_reserve_ctx(r, file, len, tprobe_rec_ctx());
 }
 
 static nokprobe_inline void tprobe_rec_commit(struct tprobe_rec *r)

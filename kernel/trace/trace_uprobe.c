@@ -76,6 +76,7 @@ struct trace_uprobe {
 	unsigned long __percpu		*nhits;		/* for uprobe_profile */
 	bool				fetch_direct;	/* args read no memory */
 	bool				has_strings;	/* some dyn_args set */
+	bool				bare;		/* entry, no args */
 	DECLARE_BITMAP(dyn_args, MAX_TRACE_ARGS);	/* args with strings */
 	struct trace_probe		tp;		/* last: has args[] */
 };
@@ -771,6 +772,63 @@ static void uprobe_trace_hit(struct uprobe_hit *hit)
 	uprobe_trace_links(hit, done);
 }
 
+/*
+ * The rest of uprobe_trace_bare(), from a file that decides per record on:
+ * the first @done instances already have their record.
+ */
+static noinline void uprobe_trace_bare_rest(struct trace_uprobe *tu,
+					    struct pt_regs *regs, int done)
+{
+	struct uprobe_hit hit;
+
+	uprobe_hit_begin(&hit, tu, regs, 0);
+	uprobe_trace_links(&hit, done);
+	uprobe_hit_end(&hit);
+}
+
+/*
+ * uprobe_trace_hit() for an entry probe without arguments (a bare "p:"
+ * event, as on a USDT site): the record is the common header and the
+ * probed address, nothing to fetch or stage, so it is written inline.
+ *
+ * The links are walked with preemption disabled, which is an RCU read
+ * section too, and cheaper here than rcu_read_lock().  The context word is
+ * taken where uprobe_trace_links() would take it, inside rcu_read_lock():
+ * before disabling preemption when rcu_read_lock() leaves the preemption
+ * count alone (preemptible RCU), after it otherwise.  The first file that
+ * decides per record sends this instance and the ones after it to the
+ * general walk.
+ */
+static void uprobe_trace_bare(struct trace_uprobe *tu, struct pt_regs *regs)
+{
+	struct event_file_link *link;
+	struct uprobe_record *rec;
+	struct tprobe_rec direct;
+	unsigned int ctx = 0;
+	int done = 0;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RCU))
+		ctx = tprobe_rec_ctx();
+	preempt_disable_notrace();
+	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
+		ctx = tprobe_rec_ctx();
+	trace_probe_for_each_link_rcu(link, &tu->tp) {
+		if (unlikely(!tprobe_rec_direct(link->file))) {
+			preempt_enable_notrace();
+			uprobe_trace_bare_rest(tu, regs, done);
+			return;
+		}
+		done++;
+		rec = tprobe_rec_reserve_ctx(&direct, link->file,
+					     struct_size(rec, addr, 1), ctx);
+		if (!rec)
+			continue;
+		rec->addr[0] = instruction_pointer(regs);
+		tprobe_rec_commit(&direct);
+	}
+	preempt_enable_notrace();
+}
+
 #ifdef CONFIG_BPF_EVENTS
 /* Run the attached BPF programs; false when they ask to drop the hit. */
 static bool uprobe_hit_run_bpf(struct trace_event_call *call,
@@ -848,22 +906,15 @@ static void uprobe_perf_hit(struct uprobe_hit *hit)
 	preempt_enable();
 }
 
-/*
- * Entry handler, installed for both kinds of probe.  It counts the hit,
- * drops breakpoints from processes perf does not want and, for entry
- * probes, records the event.
- */
-static int uprobe_dispatcher(struct uprobe_consumer *self,
-			     struct pt_regs *regs)
+/* uprobe_dispatcher() for every hit but the common one. */
+static noinline int uprobe_dispatch_general(struct trace_uprobe *tu,
+					    struct pt_regs *regs,
+					    unsigned int flags)
 {
-	struct trace_uprobe *tu = container_of(self, struct trace_uprobe,
-					       consumer);
 	struct uprobe_hit hit;
-	unsigned int flags;
 
-	this_cpu_inc(*tu->nhits);
-	flags = trace_probe_load_flag(&tu->tp);
-	if ((flags & TP_FLAG_PROFILE) && !uprobe_perf_filter(self, current->mm))
+	if ((flags & TP_FLAG_PROFILE) &&
+	    !uprobe_perf_filter(&tu->consumer, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 	if (tu_is_return(tu))
 		return 0;
@@ -875,6 +926,29 @@ static int uprobe_dispatcher(struct uprobe_consumer *self,
 		uprobe_perf_hit(&hit);
 	uprobe_hit_end(&hit);
 	return 0;
+}
+
+/*
+ * Entry handler, installed for both kinds of probe.  It counts the hit,
+ * drops breakpoints from processes perf does not want and, for entry
+ * probes, records the event.
+ */
+static int uprobe_dispatcher(struct uprobe_consumer *self,
+			     struct pt_regs *regs)
+{
+	struct trace_uprobe *tu = container_of(self, struct trace_uprobe,
+					       consumer);
+	unsigned int flags;
+
+	this_cpu_inc(*tu->nhits);
+	flags = trace_probe_load_flag(&tu->tp);
+	/* The common case first: an ftrace event only, nothing to fetch. */
+	if (likely((flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)) == TP_FLAG_TRACE &&
+		   tu->bare)) {
+		uprobe_trace_bare(tu, regs);
+		return 0;
+	}
+	return uprobe_dispatch_general(tu, regs, flags);
 }
 
 /* Return handler of return probes: @func is the probed function's entry. */
@@ -1232,6 +1306,7 @@ static struct trace_uprobe *trace_uprobe_alloc(const char *group,
 	if (is_return)
 		tu->consumer.ret_handler = uretprobe_dispatcher;
 	tu->fetch_direct = true;	/* until arguments are parsed */
+	tu->bare = !is_return;
 
 	tu->nhits = alloc_percpu(unsigned long);
 	if (!tu->nhits) {
@@ -1613,6 +1688,7 @@ static int trace_uprobe_parse_args(struct trace_uprobe *tu, int argc,
 			__set_bit(i, tu->dyn_args);
 	}
 	tu->has_strings = !bitmap_empty(tu->dyn_args, MAX_TRACE_ARGS);
+	tu->bare = !tu_is_return(tu) && !tu->tp.nr_args;
 	return 0;
 }
 
