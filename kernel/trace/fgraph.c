@@ -628,6 +628,21 @@ static noinline void fg_managed_return(struct task_struct *t,
 	t->curr_ret_depth--;
 }
 
+/*
+ * arm64's return_to_handler makes fregs->fp and fregs->lr the frame record
+ * of the returning call, lr holding the hook.  Give it the real return
+ * address while the frame is still on the shadow stack: from then on an
+ * unwind from a return callback, or from an interrupt until the record is
+ * gone, reads the caller there without ftrace_graph_ret_addr().  Other
+ * architectures build no such record.
+ */
+static __always_inline void fg_show_caller(struct ftrace_regs *fregs,
+					   unsigned long real)
+{
+	if (IS_ENABLED(CONFIG_ARM64))
+		WRITE_ONCE(*ftrace_regs_return_slot(fregs), real);
+}
+
 /**
  * ftrace_return_to_handler - a hooked function returned
  * @fregs: the registers return_to_handler saved (return value, frame)
@@ -643,7 +658,7 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	unsigned long *ws = t->ret_stack;
 	struct ftrace_ret_stack *hdr;
 	unsigned int state, base;
-	unsigned long ret;
+	unsigned long ret, real;
 	bool direct;
 
 	state = READ_ONCE(t->curr_ret_stack);
@@ -661,7 +676,9 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 #endif
 	ret = hdr->ret;
 	/* Return callbacks (fprobe exits) read the real return address here. */
-	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
+	real = fgraph_real_ret(ws, base, ret);
+	ftrace_regs_set_instruction_pointer(fregs, real);
+	fg_show_caller(fregs, real);
 
 	if (direct)
 		fg_direct_return(ws, state, fregs);

@@ -172,12 +172,12 @@ static int fpk_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 
 /*
  * Whether an unwind from an exit handler reaches the probed function's
- * caller.  x86-64: yes, through the hooked return address.  arm64's
- * return_to_handler keeps no frame record for the returning function, so
- * its unwinder goes from the trampoline to the caller's caller and the
- * caller is missing (workbench/NOTES.md, "fprobe exits on x86-64").
+ * caller.  x86-64: through the hooked return address.  arm64: through the
+ * frame record return_to_handler builds for the returning call, which
+ * holds the real return address by the time a handler runs.  Elsewhere
+ * the trampoline may keep no record and the caller may be missing.
  */
-#define FPK_STACK_HAS_CALLER	IS_ENABLED(CONFIG_X86_64)
+#define FPK_STACK_HAS_CALLER	(IS_ENABLED(CONFIG_X86_64) || IS_ENABLED(CONFIG_ARM64))
 
 /* What an unwind from an exit handler sees: the caller, and no hook. */
 static void fpk_trace_stack(struct fpk_probe *p)

@@ -41,13 +41,13 @@
  */
 #define FC_RECORDS(base)	((base) + 32)
 
-/* x0-x8 to and from the ftrace_regs at sp (fregs->regs[0..8]). */
-	.macro	fregs_args op_pair, op_one
-	\op_pair	x0, x1, [sp, #FREGS_X0]
-	\op_pair	x2, x3, [sp, #FREGS_X2]
-	\op_pair	x4, x5, [sp, #FREGS_X4]
-	\op_pair	x6, x7, [sp, #FREGS_X6]
-	\op_one	x8, [sp, #FREGS_X8]
+/* x0-x8 to and from the ftrace_regs at \fr (fregs->regs[0..8]). */
+	.macro	fregs_args op_pair, op_one, fr=sp
+	\op_pair	x0, x1, [\fr, #FREGS_X0]
+	\op_pair	x2, x3, [\fr, #FREGS_X2]
+	\op_pair	x4, x5, [\fr, #FREGS_X4]
+	\op_pair	x6, x7, [\fr, #FREGS_X6]
+	\op_one	x8, [\fr, #FREGS_X8]
 	.endm
 
 /* x10-x27 and x28 to and from the pt_regs at sp (x9 is the return address). */
@@ -184,21 +184,42 @@ SYM_FUNC_END(ftrace_stub_graph)
  * its caller's frame again, which is what ftrace_graph_func() recorded.
  * ftrace_return_to_handler() runs the return callbacks on a ftrace_regs
  * frame and gives back the real return address.
+ *
+ * The frame's fp and lr double as a frame record for the returning call,
+ * so that an unwind from a return callback passes through the caller:
+ * fp is the caller's x29 (also the key of the shadow-stack frame) and lr
+ * starts as return_to_handler, which the unwinder translates while the
+ * shadow-stack frame is there.  ftrace_return_to_handler() puts the real
+ * return address in lr before any callback runs and before the frame is
+ * popped, so no unwind ever meets a hook it cannot translate.  fregs->fp
+ * sits 8 bytes off a 16-byte boundary in struct ftrace_regs, so the
+ * struct starts at sp + 8 to give the record the alignment it needs.
  */
-SYM_CODE_START(return_to_handler)
-	sub	sp, sp, #FREGS_SIZE
-	fregs_args stp, str
-	stp	x29, xzr, [sp, #FREGS_FP]
-	add	x9, sp, #FREGS_SIZE
-	stp	x9, xzr, [sp, #FREGS_SP]
-	str	xzr, [sp, #FREGS_PSTATE]
+#define RTH_FREGS		8
+#define RTH_SIZE		(FREGS_SIZE + 16)
+	.if	(RTH_FREGS + FREGS_FP) % 16 || RTH_SIZE % 16
+	.error	"return_to_handler: frame record or stack misaligned"
+	.endif
 
-	mov	x0, sp
+SYM_CODE_START(return_to_handler)
+	sub	sp, sp, #RTH_SIZE
+	add	x9, sp, #RTH_FREGS
+	fregs_args stp, str, x9
+	adr	x10, return_to_handler
+	stp	x29, x10, [x9, #FREGS_FP]
+	add	x10, sp, #RTH_SIZE
+	stp	x10, xzr, [x9, #FREGS_SP]
+	str	xzr, [x9, #FREGS_PSTATE]
+	add	x29, x9, #FREGS_FP
+
+	mov	x0, x9
 	bl	ftrace_return_to_handler
 	mov	x30, x0
 
-	fregs_args ldp, ldr
-	add	sp, sp, #FREGS_SIZE
+	add	x9, sp, #RTH_FREGS
+	fregs_args ldp, ldr, x9
+	ldr	x29, [x9, #FREGS_FP]
+	add	sp, sp, #RTH_SIZE
 	ret
 SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
