@@ -906,25 +906,32 @@ static void uprobe_perf_hit(struct uprobe_hit *hit)
 	preempt_enable();
 }
 
+/* Fetch a hit once, write it where @flags say (@func: 0 on entry). */
+static void uprobe_record_hit(struct trace_uprobe *tu, struct pt_regs *regs,
+			      unsigned long func, unsigned int flags)
+{
+	struct uprobe_hit hit;
+
+	uprobe_hit_begin(&hit, tu, regs, func);
+	if (flags & TP_FLAG_TRACE)
+		uprobe_trace_hit(&hit);
+	if (flags & TP_FLAG_PROFILE)
+		uprobe_perf_hit(&hit);
+	uprobe_hit_end(&hit);
+}
+
 /* uprobe_dispatcher() for every hit but the common one. */
 static noinline int uprobe_dispatch_general(struct trace_uprobe *tu,
 					    struct pt_regs *regs,
 					    unsigned int flags)
 {
-	struct uprobe_hit hit;
-
 	if ((flags & TP_FLAG_PROFILE) &&
 	    !uprobe_perf_filter(&tu->consumer, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 	if (tu_is_return(tu))
 		return 0;
 
-	uprobe_hit_begin(&hit, tu, regs, 0);
-	if (flags & TP_FLAG_TRACE)
-		uprobe_trace_hit(&hit);
-	if (flags & TP_FLAG_PROFILE)
-		uprobe_perf_hit(&hit);
-	uprobe_hit_end(&hit);
+	uprobe_record_hit(tu, regs, 0, flags);
 	return 0;
 }
 
@@ -957,16 +964,8 @@ static int uretprobe_dispatcher(struct uprobe_consumer *self,
 {
 	struct trace_uprobe *tu = container_of(self, struct trace_uprobe,
 					       consumer);
-	struct uprobe_hit hit;
-	unsigned int flags;
 
-	flags = trace_probe_load_flag(&tu->tp);
-	uprobe_hit_begin(&hit, tu, regs, func);
-	if (flags & TP_FLAG_TRACE)
-		uprobe_trace_hit(&hit);
-	if (flags & TP_FLAG_PROFILE)
-		uprobe_perf_hit(&hit);
-	uprobe_hit_end(&hit);
+	uprobe_record_hit(tu, regs, func, trace_probe_load_flag(&tu->tp));
 	return 0;
 }
 

@@ -491,6 +491,20 @@ static void nop5_write(struct page *page, unsigned long vaddr,
 	kunmap_local(kaddr);
 }
 
+/*
+ * A jumping site back to its breakpoint form: the int3 first (a thread
+ * arriving now traps instead of jumping), then the NOP's tail.
+ */
+static void nop5_unjump(struct page *page, unsigned long site)
+{
+	u8 int3 = NOP5_OPC_INT3;
+
+	nop5_write(page, site, &int3, 1);
+	text_poke_sync();
+	nop5_write(page, site + 1, nop5_insn + 1, NOP5_LEN - 1);
+	text_poke_sync();
+}
+
 /* Is @text (at @site of @mm) our jump into a trampoline page? */
 static bool nop5_is_our_jmp(struct mm_struct *mm, unsigned long site,
 			    const u8 *text)
@@ -535,7 +549,7 @@ static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text)
 static void nop5_restore(struct mm_struct *mm, unsigned long site,
 			 unsigned long slot, bool live)
 {
-	u8 text[NOP5_LEN], int3 = NOP5_OPC_INT3;
+	u8 text[NOP5_LEN];
 	struct page *page;
 
 	/* read first: no private copy made for a site that does not jump */
@@ -546,10 +560,7 @@ static void nop5_restore(struct mm_struct *mm, unsigned long site,
 		return;
 	nop5_read(page, site, text);
 	if (nop5_jmps_to(site, text, slot)) {
-		nop5_write(page, site, &int3, 1);
-		text_poke_sync();
-		nop5_write(page, site + 1, nop5_insn + 1, NOP5_LEN - 1);
-		text_poke_sync();
+		nop5_unjump(page, site);
 		if (!live) {
 			nop5_write(page, site, nop5_insn, 1);
 			text_poke_sync();
@@ -788,7 +799,7 @@ unlock:
  */
 static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 {
-	u8 text[NOP5_LEN], int3 = NOP5_OPC_INT3;
+	u8 text[NOP5_LEN];
 	struct page *page;
 
 	/* whatever the text is now, no entry of this mm names the site */
@@ -799,12 +810,8 @@ static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 	if (!page)
 		return;
 	nop5_read(page, site, text);
-	if (nop5_is_our_jmp(mm, site, text)) {
-		nop5_write(page, site, &int3, 1);
-		text_poke_sync();
-		nop5_write(page, site + 1, nop5_insn + 1, NOP5_LEN - 1);
-		text_poke_sync();
-	}
+	if (nop5_is_our_jmp(mm, site, text))
+		nop5_unjump(page, site);
 	put_page(page);
 }
 
