@@ -9,8 +9,8 @@
  * reference (uprobe_site_hold(), uprobe_site_drop()) and are read under
  * rcu_read_lock_trace() (uprobe_site_run()).  The uprobes core tells the
  * architecture when such references must go (arch_uprobe_forget()) and
- * when an address space is copied or torn down, and mremap() tells it
- * before text moves (uprobe_move_vma()).
+ * when an address space is torn down, and mremap() tells it before text
+ * moves (uprobe_move_vma()).
  */
 #ifndef _LINUX_UPROBE_SITE_H
 #define _LINUX_UPROBE_SITE_H
@@ -25,13 +25,12 @@ struct vm_area_struct;
 
 bool uprobe_run_site(struct pt_regs *regs, unsigned long vaddr);
 struct uprobe *uprobe_site_hold(struct arch_uprobe *auprobe);
-void uprobe_site_get(struct uprobe *uprobe);
+bool uprobe_site_get_live(struct uprobe *uprobe);
 void uprobe_site_drop(struct uprobe *uprobe);
 void uprobe_site_run(struct uprobe *uprobe, struct pt_regs *regs);
 
 /* Called by the uprobes core; the default versions do nothing. */
 void arch_uprobe_forget(struct uprobe *uprobe, struct arch_uprobe *auprobe);
-void arch_uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm);
 void arch_uprobe_clear_state(struct mm_struct *mm);
 void arch_uprobe_move_vma(struct vm_area_struct *vma, unsigned long start,
 			  unsigned long end);

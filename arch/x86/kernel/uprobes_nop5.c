@@ -18,37 +18,59 @@
  *          (padding)
  *          .quad site              the address of the NOP this slot serves
  *
- * sys_uprobe() reads the site from the slot, puts back rax, rcx, r11 and
- * the stack pointer from the stack, runs the uprobe's consumers with the
- * instruction pointer at the site, and returns to the instruction after
- * the NOP.  A jump rather than a call: nothing is written at or below the
- * probed code's stack pointer (leaf functions keep data in the red zone),
- * and a shadow stack sees no unmatched call.
+ * sys_uprobe() puts back rax, rcx, r11 and the stack pointer from the
+ * stack, runs the uprobe's consumers with the instruction pointer at the
+ * site, and returns to the instruction after the NOP.  A jump rather than
+ * a call: nothing is written at or below the probed code's stack pointer
+ * (leaf functions keep data in the red zone), and a shadow stack sees no
+ * unmatched call.
  *
- * The trampoline pages are special mappings of one page, placed within
- * reach of a rel32 jump from the sites they serve, with up to
- * NOP5_SLOTS_PER_PAGE slots each; a slot keeps its site for the life of the
- * page, so a task that took the jump just before the probe went away still
- * finds where to go back to.  The page is inserted into the mapping's page
- * table: fork() copies the mapping and the entry (parent and child share the
- * page; a site address means the same in both), and it goes away with the
- * address space.  exec() starts from a new address space: the next hit
- * traps and optimizes again.
+ * The rules that keep a hostile process from turning any of this against
+ * the rest of the system (Documentation/trace/probe-security.rst lists the
+ * attacks each one answers and the tests that try them):
  *
- * Each address space keeps, for each of its trampoline pages, a table from
- * slot to the uprobe the slot's site belongs to (struct nop5_table, found
- * by address space and page in a small hash).  An entry is set when the
- * site is optimized and holds a reference to the uprobe; sys_uprobe()
- * reads it under rcu_read_lock_trace() and runs the consumers without
- * mmap_lock, VMA or uprobe-tree lookups.  An entry goes (and its reference
- * with it) when the site is restored in that address space, when the
- * uprobe loses its last consumer (arch_uprobe_forget(): the address space
- * may no longer map the site, so nothing else would restore it), when the
- * trampoline page is unmapped and when the address space is torn down.
- * fork() copies the parent's tables for the child.  Without an entry the
- * system call falls back to the lookup by address, which is always right:
- * a task that jumped to its slot just before the probe went away finds no
- * uprobe and just steps over the NOP.
+ * 1. Each address space has its own state (struct arch_uprobes_mm, hung off
+ *    mm->uprobes_state) and its own trampoline pages: fork() gives the
+ *    child a copy of each page (arch_dup_mmap(), which can fail the fork),
+ *    never the parent's page, so nothing one process writes later is seen
+ *    by the other.  Every allocation is charged to the process's memory
+ *    cgroup, and an address space has at most NOP5_MAX_PAGES pages.
+ *
+ * 2. The kernel alone writes a trampoline page: the mapping is neither
+ *    writable nor able to become so, and VM_IO keeps ptrace and
+ *    /proc/PID/mem off it.  The mapping is sealed (VM_SEALED): munmap(),
+ *    mremap(), mprotect() and a mapping placed over it are refused, so it
+ *    lasts as long as the address space and the sites that jump to it never
+ *    dangle.  The seal also refuses MADV_DONTFORK and MADV_DONTNEED (a
+ *    sealed read-only mapping without a file counts as anonymous memory
+ *    there); should the page table entry go anyway, the fault handler puts
+ *    it back.
+ *
+ * 3. No user memory is read or written from a VMA's ->close(), from fork,
+ *    from address space teardown, or with a lock held that another address
+ *    space needs.  Text is touched in the probed process's own address
+ *    space, under its mmap_lock, on a private file mapping, at the first
+ *    hit (nop5_optimize()), when the uprobes core restores a site
+ *    (set_orig_insn()) and when mremap() moves text (arch_uprobe_move_vma()).
+ *    A page that never resolves stalls that one process, as any fault of
+ *    its own would.
+ *
+ * 4. sys_uprobe() serves a call only from a slot of one of the calling
+ *    address space's own trampoline pages that was given a site; the site
+ *    comes from the kernel's table, never from user memory.  Any other
+ *    caller gets SIGILL (the system call passes every seccomp filter, so
+ *    this is all that stands between it and a sandboxed process).
+ *
+ * 5. Each slot's table entry names the uprobe of its site and holds a
+ *    reference; sys_uprobe() reads it under rcu_read_lock_trace() and runs
+ *    the consumers without mmap_lock, VMA or uprobe-tree lookups.  An entry
+ *    goes (and its reference with it) when the site is restored in that
+ *    address space, when the uprobe loses its last consumer
+ *    (arch_uprobe_forget(), which walks the address spaces that have
+ *    state) and when the address space is torn down.  Without an entry the
+ *    call falls back to the lookup by address, which is always right: a
+ *    task that jumped to its slot just before the probe went away finds no
+ *    uprobe and steps over the NOP.
  *
  * Text changes follow the usual protocol for code other threads may be
  * running: with the int3 in place, write the four tail bytes, serialize
@@ -57,12 +79,18 @@
  * code puts back the first byte.  Each write goes to the address space's
  * private copy of the text page (which uprobes made when it placed the
  * int3) under mmap_lock, so the file and other processes never see it.
+ *
+ * Locks: mmap_lock, then nop5_mms_lock (the list of address spaces with
+ * state), then an address space's own lock (its page list and entries).
+ * Neither of the last two is ever held across a user memory access.
  */
-#include <linux/hashtable.h>
+#include <linux/fault-inject.h>
 #include <linux/highmem.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
 #include <linux/rcupdate_trace.h>
 #include <linux/slab.h>
 #include <linux/sched/mm.h>
@@ -75,6 +103,7 @@
 #include <linux/uprobes.h>
 #include <linux/uprobe_site.h>
 
+#include <asm/mmu_context.h>
 #include <asm/ptrace.h>
 #include <asm/unistd.h>
 #include <asm/text-patching.h>
@@ -89,6 +118,8 @@
 #define NOP5_SLOT_SITE		24
 #define NOP5_OPC_JMP		0xe9
 #define NOP5_OPC_INT3		0xcc
+/* trampoline pages an address space may have; past that, sites trap */
+#define NOP5_MAX_PAGES		64
 
 static const u8 nop5_insn[NOP5_LEN] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -112,155 +143,193 @@ struct nop5_saved {
 	unsigned long ax;
 };
 
-/* Serializes slot allocation: after fork() a page serves several mms. */
-static DEFINE_MUTEX(nop5_slot_lock);
-
 /*
- * The table of one trampoline page in one address space.  @site[i] is
- * written once, with the slot (the page's slot code never changes); it is
- * set before @uprobe[i] is published.  @uprobe[i] holds a reference.
+ * One trampoline page of one address space.  @site[i] is 0 for a free
+ * slot; it is set (under the mm's mmap_lock and its state's lock) when the
+ * slot is given out and never changes after that, so a task that took the
+ * jump just before its site was restored still finds where to go back to.
+ * @uprobe[i] holds a reference; it is published after @site[i].  A slot in
+ * @moved served a site whose text mremap() moved: it still takes a task
+ * on its way back, but is not given to the site again.
  */
-struct nop5_table {
-	struct hlist_node	node;		/* in nop5_tables */
-	struct mm_struct	*mm;
-	unsigned long		base;		/* the trampoline page */
-	struct page		*page;		/* its page (a reference), or NULL */
+struct nop5_page {
+	struct list_head	node;		/* in arch_uprobes_mm.pages */
+	unsigned long		base;		/* where it is mapped */
+	struct page		*page;		/* the page (our reference) */
 	struct rcu_head		rcu;
 	unsigned long		site[NOP5_SLOTS_PER_PAGE];
 	struct uprobe		*uprobe[NOP5_SLOTS_PER_PAGE];
+	DECLARE_BITMAP(moved, NOP5_SLOTS_PER_PAGE);
 };
 
-#define NOP5_TABLE_BITS		6
-
 /*
- * nop5_table_lock guards every change to the tables and to the hash; it
- * nests inside mmap_lock and inside a uprobe's register_rwsem.  Readers
- * use rcu_read_lock_trace(), which also keeps the uprobes they find alive
- * (uprobes are freed after an RCU-tasks-trace grace period).
+ * The state of one address space.  @pages is read under
+ * rcu_read_lock_trace() (system call, fault) and changed under @lock;
+ * @lock also guards the entries.  @node is on nop5_mms, under
+ * nop5_mms_lock.
  */
-static DEFINE_HASHTABLE(nop5_tables, NOP5_TABLE_BITS);
-static DEFINE_MUTEX(nop5_table_lock);
-static unsigned int nop5_nr_tables;
+struct arch_uprobes_mm {
+	struct mutex		lock;		/* @pages and every entry */
+	struct list_head	pages;
+	struct list_head	node;
+	unsigned int		nr_pages;
+};
 
-static unsigned long nop5_table_key(struct mm_struct *mm, unsigned long base)
+/* The address spaces that have state: arch_uprobe_forget() walks them. */
+static LIST_HEAD(nop5_mms);
+static DEFINE_MUTEX(nop5_mms_lock);
+
+#ifdef CONFIG_FAULT_INJECTION
+/* fail_uprobe_nop5 in debugfs: fails this file's allocations on demand */
+static DECLARE_FAULT_ATTR(nop5_fail);
+
+static int __init nop5_fail_init(void)
 {
-	return (unsigned long)mm ^ base;
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	fault_create_debugfs_attr("fail_uprobe_nop5", NULL, &nop5_fail);
+#endif
+	return 0;
+}
+late_initcall(nop5_fail_init);
+
+static bool nop5_should_fail(void)
+{
+	return should_fail(&nop5_fail, 1);
+}
+#else
+static bool nop5_should_fail(void)
+{
+	return false;
+}
+#endif
+
+static void *nop5_zalloc(size_t size)
+{
+	if (nop5_should_fail())
+		return NULL;
+	return kzalloc(size, GFP_KERNEL_ACCOUNT);
 }
 
-/* The table of the page at @base in @mm; under the lock or RCU-tasks-trace. */
-static struct nop5_table *nop5_table_find(struct mm_struct *mm,
-					  unsigned long base)
+static struct page *nop5_alloc_page(void)
 {
-	struct nop5_table *t;
+	if (nop5_should_fail())
+		return NULL;
+	return alloc_page(GFP_KERNEL_ACCOUNT);
+}
 
-	hash_for_each_possible_rcu(nop5_tables, t, node,
-				   nop5_table_key(mm, base),
-				   lockdep_is_held(&nop5_table_lock) ||
-				   rcu_read_lock_trace_held()) {
-		if (t->mm == mm && t->base == base)
-			return t;
+/* ---- per-address-space state ---- */
+
+/* The page of @st mapped at @base; under @st->lock or RCU-tasks-trace. */
+static struct nop5_page *nop5_page_find(struct arch_uprobes_mm *st,
+					unsigned long base)
+{
+	struct nop5_page *p;
+
+	list_for_each_entry_rcu(p, &st->pages, node,
+				lockdep_is_held(&st->lock) ||
+				rcu_read_lock_trace_held()) {
+		if (p->base == base)
+			return p;
 	}
 	return NULL;
 }
 
-static void nop5_table_free_rcu(struct rcu_head *rcu)
-{
-	struct nop5_table *t = container_of(rcu, struct nop5_table, rcu);
-
-	if (t->page)
-		put_page(t->page);
-	kfree(t);
-}
-
-/* Drop the references of @t, out of the hash, and free it after readers. */
-static void nop5_table_free(struct nop5_table *t)
+/* Drop the uprobe references of @p, which nobody can find any more. */
+static void nop5_page_drop_uprobes(struct nop5_page *p)
 {
 	int i;
 
 	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-		if (t->uprobe[i])
-			uprobe_site_drop(t->uprobe[i]);
+		if (p->uprobe[i])
+			uprobe_site_drop(p->uprobe[i]);
+		p->uprobe[i] = NULL;
 	}
-	call_rcu_tasks_trace(&t->rcu, nop5_table_free_rcu);
 }
 
-/* Unhash @t; nop5_table_lock held. */
-static void nop5_table_unhash(struct nop5_table *t)
+static void nop5_page_free_rcu(struct rcu_head *rcu)
 {
-	hash_del_rcu(&t->node);
-	nop5_nr_tables--;
-}
+	struct nop5_page *p = container_of(rcu, struct nop5_page, rcu);
 
-/* Unhash @t and drop its references; nop5_table_lock held. */
-static void nop5_table_remove(struct nop5_table *t)
-{
-	nop5_table_unhash(t);
-	nop5_table_free(t);
+	put_page(p->page);
+	kfree(p);
 }
 
 /*
- * Empty entry @i of @t; nop5_table_lock held.  Unpublished before the
+ * @p is off its list: the uprobes go now (they are freed only after the
+ * readers that may still hold one), the memory after those readers.
+ */
+static void nop5_page_release(struct nop5_page *p)
+{
+	nop5_page_drop_uprobes(p);
+	call_rcu_tasks_trace(&p->rcu, nop5_page_free_rcu);
+}
+
+/* @p was never published. */
+static void nop5_page_free(struct nop5_page *p)
+{
+	nop5_page_drop_uprobes(p);
+	put_page(p->page);
+	kfree(p);
+}
+
+/*
+ * Empty entry @i of @p; the state's lock held.  Unpublished before the
  * reference goes: a reader that starts later must not find the uprobe.
  */
-static void nop5_table_clear(struct nop5_table *t, int i)
+static void nop5_entry_clear(struct nop5_page *p, int i)
 {
-	struct uprobe *uprobe = t->uprobe[i];
+	struct uprobe *uprobe = p->uprobe[i];
 
 	if (!uprobe)
 		return;
-	WRITE_ONCE(t->uprobe[i], NULL);
+	WRITE_ONCE(p->uprobe[i], NULL);
 	uprobe_site_drop(uprobe);
 }
 
-/* The entry of @slot in @mm: the uprobe @uprobe (one reference given). */
-static void nop5_table_set(struct mm_struct *mm, unsigned long slot,
-			   unsigned long site, struct uprobe *uprobe)
+/* The state of @mm, made if it has none; mmap_lock held.  NULL: no memory. */
+static struct arch_uprobes_mm *nop5_mm_get(struct mm_struct *mm)
 {
-	unsigned long base = slot & PAGE_MASK;
-	int i = offset_in_page(slot) / NOP5_SLOT_SIZE;
-	struct nop5_table *t;
+	struct arch_uprobes_mm *st = mm->uprobes_state.arch;
 
-	mutex_lock(&nop5_table_lock);
-	t = nop5_table_find(mm, base);
-	if (!t) {
-		t = kzalloc(sizeof(*t), GFP_KERNEL);
-		if (!t) {
-			/* no entry: the lookup by address serves this site */
-			mutex_unlock(&nop5_table_lock);
-			uprobe_site_drop(uprobe);
-			return;
-		}
-		t->mm = mm;
-		t->base = base;
-		hash_add_rcu(nop5_tables, &t->node, nop5_table_key(mm, base));
-		nop5_nr_tables++;
-	}
-	nop5_table_clear(t, i);
-	WRITE_ONCE(t->site[i], site);
-	/* a reader that sees the uprobe sees the site */
-	smp_store_release(&t->uprobe[i], uprobe);
-	mutex_unlock(&nop5_table_lock);
+	if (st)
+		return st;
+	st = nop5_zalloc(sizeof(*st));
+	if (!st)
+		return NULL;
+	mutex_init(&st->lock);
+	INIT_LIST_HEAD(&st->pages);
+	mutex_lock(&nop5_mms_lock);
+	list_add(&st->node, &nop5_mms);
+	mutex_unlock(&nop5_mms_lock);
+	/* readers that see the state see it initialized */
+	smp_store_release(&mm->uprobes_state.arch, st);
+	return st;
 }
 
-/* Clear every entry of @mm for @site. */
-static void nop5_table_clear_site(struct mm_struct *mm, unsigned long site)
+/**
+ * arch_uprobe_clear_state - x86-64: free the trampoline state of an address space
+ * @mm: the address space, being torn down (no task uses it any more)
+ *
+ * Runs before the mappings go; the trampoline pages' ->close() then finds
+ * no state and does nothing.
+ */
+void arch_uprobe_clear_state(struct mm_struct *mm)
 {
-	struct nop5_table *t;
-	int bkt, i;
+	struct arch_uprobes_mm *st = mm->uprobes_state.arch;
+	struct nop5_page *p, *tmp;
 
-	mutex_lock(&nop5_table_lock);
-	if (!nop5_nr_tables)
-		goto out;
-	hash_for_each(nop5_tables, bkt, t, node) {
-		if (t->mm != mm)
-			continue;
-		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			if (t->site[i] == site)
-				nop5_table_clear(t, i);
-		}
+	if (!st)
+		return;
+	mutex_lock(&nop5_mms_lock);
+	list_del(&st->node);
+	mutex_unlock(&nop5_mms_lock);
+	WRITE_ONCE(mm->uprobes_state.arch, NULL);
+	list_for_each_entry_safe(p, tmp, &st->pages, node) {
+		list_del(&p->node);
+		/* no task of @mm runs, but a reader may just be leaving */
+		nop5_page_release(p);
 	}
-out:
-	mutex_unlock(&nop5_table_lock);
+	kfree(st);
 }
 
 /**
@@ -274,127 +343,104 @@ out:
  */
 void arch_uprobe_forget(struct uprobe *uprobe, struct arch_uprobe *auprobe)
 {
-	struct nop5_table *t;
-	int bkt, i;
+	struct arch_uprobes_mm *st;
+	struct nop5_page *p;
+	int i;
 
 	if (memcmp(auprobe->insn, nop5_insn, NOP5_LEN))
 		return;
-	mutex_lock(&nop5_table_lock);
-	hash_for_each(nop5_tables, bkt, t, node) {
-		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			if (t->uprobe[i] == uprobe)
-				nop5_table_clear(t, i);
+	mutex_lock(&nop5_mms_lock);
+	list_for_each_entry(st, &nop5_mms, node) {
+		mutex_lock(&st->lock);
+		list_for_each_entry(p, &st->pages, node) {
+			for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+				if (p->uprobe[i] == uprobe)
+					nop5_entry_clear(p, i);
+			}
 		}
+		mutex_unlock(&st->lock);
 	}
-	mutex_unlock(&nop5_table_lock);
+	mutex_unlock(&nop5_mms_lock);
 }
 
-/**
- * arch_uprobe_dup_mmap - x86-64: copy the slot tables for a child
- * @oldmm: the parent's address space (mmap_lock held for writing)
- * @newmm: the child's, being built
- *
- * The child maps the same trampoline pages and the same text, so the
- * parent's entries hold for it too.  A table that cannot be copied is
- * left out: the child then looks its uprobes up by address.
- */
-void arch_uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
+/* Clear every entry of @mm for @site. */
+static void nop5_entries_clear_site(struct mm_struct *mm, unsigned long site)
 {
-	struct nop5_table *t, *c;
-	struct hlist_node *tmp;
-	HLIST_HEAD(copies);
-	int bkt, i;
-
-	mutex_lock(&nop5_table_lock);
-	if (!nop5_nr_tables)
-		goto out;
-	hash_for_each(nop5_tables, bkt, t, node) {
-		if (t->mm != oldmm)
-			continue;
-		c = kmemdup(t, sizeof(*t), GFP_KERNEL);
-		if (!c)
-			continue;
-		c->mm = newmm;
-		if (c->page)
-			get_page(c->page);
-		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			if (c->uprobe[i])
-				uprobe_site_get(c->uprobe[i]);
-		}
-		/* not into the hash while walking it */
-		hlist_add_head(&c->node, &copies);
-	}
-	hlist_for_each_entry_safe(c, tmp, &copies, node) {
-		hlist_del(&c->node);
-		hash_add_rcu(nop5_tables, &c->node,
-			     nop5_table_key(newmm, c->base));
-		nop5_nr_tables++;
-	}
-out:
-	mutex_unlock(&nop5_table_lock);
-}
-
-/**
- * arch_uprobe_clear_state - x86-64: free the slot tables of an address space
- * @mm: the address space, being torn down
- */
-void arch_uprobe_clear_state(struct mm_struct *mm)
-{
-	struct hlist_node *tmp;
-	struct nop5_table *t;
-	int bkt;
-
-	mutex_lock(&nop5_table_lock);
-	if (nop5_nr_tables) {
-		hash_for_each_safe(nop5_tables, bkt, tmp, t, node) {
-			if (t->mm == mm)
-				nop5_table_remove(t);
-		}
-	}
-	mutex_unlock(&nop5_table_lock);
-}
-
-/*
- * The uprobe of the slot at @slot in the current address space, and its
- * site; NULL if the table has none.  Under rcu_read_lock_trace().
- */
-static struct uprobe *nop5_table_lookup(unsigned long slot,
-					unsigned long *site)
-{
-	struct nop5_table *t;
-	struct uprobe *uprobe;
+	struct arch_uprobes_mm *st = mm->uprobes_state.arch;
+	struct nop5_page *p;
 	int i;
 
-	t = nop5_table_find(current->mm, slot & PAGE_MASK);
-	if (!t)
-		return NULL;
-	i = offset_in_page(slot) / NOP5_SLOT_SIZE;
-	/* pairs with the smp_store_release() in nop5_table_set() */
-	uprobe = smp_load_acquire(&t->uprobe[i]);
-	if (uprobe)
-		*site = READ_ONCE(t->site[i]);
-	return uprobe;
+	if (!st)
+		return;
+	mutex_lock(&st->lock);
+	list_for_each_entry(p, &st->pages, node) {
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			if (p->site[i] == site)
+				nop5_entry_clear(p, i);
+		}
+	}
+	mutex_unlock(&st->lock);
 }
 
-static void nop5_restore(struct mm_struct *mm, unsigned long site,
-			 unsigned long slot, bool live);
+/*
+ * The next slot of @mm whose site lies in [@start, @end - NOP5_LEN], with
+ * its entry cleared: its address in *@slot, its site returned (0: none
+ * left), *@live set if the entry named a uprobe.  One at a time, so that
+ * the caller touches text with no lock of ours held.
+ */
+static unsigned long nop5_take_site_in(struct mm_struct *mm,
+				       unsigned long start, unsigned long end,
+				       unsigned long *slot, bool *live)
+{
+	struct arch_uprobes_mm *st = mm->uprobes_state.arch;
+	unsigned long site, found = 0;
+	struct nop5_page *p;
+	int i;
+
+	if (!st || end - start < NOP5_LEN)
+		return 0;
+	mutex_lock(&st->lock);
+	list_for_each_entry(p, &st->pages, node) {
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			site = p->site[i];
+			if (!site || site < start || site > end - NOP5_LEN ||
+			    test_bit(i, p->moved))
+				continue;
+			*live = p->uprobe[i];
+			nop5_entry_clear(p, i);
+			__set_bit(i, p->moved);
+			*slot = p->base + i * NOP5_SLOT_SIZE;
+			found = site;
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&st->lock);
+	return found;
+}
+
+/* ---- the trampoline mapping ---- */
 
 /*
- * The page is inserted when the mapping is made, and fork() copies the
- * entry; it is missing only after MADV_DONTNEED (or a table that could not
- * be copied), and then the table's reference brings it back.
+ * The page is not in the page table until first touched, and not after
+ * MADV_DONTNEED: the state's reference serves the fault.  A fork()'s child
+ * faults in its own copy (the mapping has no anon_vma and no PFNs, so its
+ * page table entries are not copied).
  */
 static vm_fault_t nop5_fault(const struct vm_special_mapping *sm,
 			     struct vm_area_struct *vma, struct vm_fault *vmf)
 {
+	struct arch_uprobes_mm *st;
 	struct page *page = NULL;
-	struct nop5_table *t;
+	struct nop5_page *p;
 
 	rcu_read_lock_trace();
-	t = nop5_table_find(vma->vm_mm, vma->vm_start);
-	if (t && t->page) {
-		/* the table's reference lasts until after this section */
-		page = t->page;
+	/* pairs with the smp_store_release() in nop5_mm_get() */
+	st = smp_load_acquire(&vma->vm_mm->uprobes_state.arch);
+	p = st ? nop5_page_find(st, vma->vm_start) : NULL;
+	if (p) {
+		/* the state's reference lasts until after this section */
+		page = p->page;
 		get_page(page);
 	}
 	rcu_read_unlock_trace();
@@ -407,41 +453,34 @@ static vm_fault_t nop5_fault(const struct vm_special_mapping *sm,
 static int nop5_mremap(const struct vm_special_mapping *sm,
 		       struct vm_area_struct *new_vma)
 {
-	/* the sites jump to where the page is: it cannot move */
+	/* sealed, so never asked; the sites jump to where the page is */
 	return -EINVAL;
 }
 
 /*
- * Unmapped: its table goes (a new page may later take the same address).
- * In a live address space (munmap(), or a mapping placed over the page),
- * each site that still jumps into the page is put back to the breakpoint
- * if its entry names a uprobe, else to the NOP, so that no site jumps to
- * where the page was; mmap_lock is held there.  At exit nothing runs the
- * sites any more.
+ * The mapping is sealed: it goes with its address space (whose state is
+ * gone by then) or with a child whose fork() failed.  Should it ever go
+ * from a live address space, its page leaves the state and the calls of
+ * its slots are refused; the sites that jump there stay as they are (only
+ * this address space runs them).  No user memory is touched here.
  */
 static void nop5_close(const struct vm_special_mapping *sm,
 		       struct vm_area_struct *vma)
 {
-	struct mm_struct *mm = vma->vm_mm;
-	struct nop5_table *t;
-	int i;
+	struct arch_uprobes_mm *st = vma->vm_mm->uprobes_state.arch;
+	struct nop5_page *p;
 
-	mutex_lock(&nop5_table_lock);
-	t = nop5_table_find(mm, vma->vm_start);
-	if (t)
-		nop5_table_unhash(t);
-	mutex_unlock(&nop5_table_lock);
-	if (!t)
+	if (!st)
 		return;
-	if (atomic_read(&mm->mm_users)) {
-		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			if (t->site[i])
-				nop5_restore(mm, t->site[i],
-					     t->base + i * NOP5_SLOT_SIZE,
-					     t->uprobe[i]);
-		}
+	mutex_lock(&st->lock);
+	p = nop5_page_find(st, vma->vm_start);
+	if (p) {
+		list_del_rcu(&p->node);
+		st->nr_pages--;
 	}
-	nop5_table_free(t);
+	mutex_unlock(&st->lock);
+	if (p)
+		nop5_page_release(p);
 }
 
 static const struct vm_special_mapping nop5_mapping = {
@@ -451,9 +490,70 @@ static const struct vm_special_mapping nop5_mapping = {
 	.close	= nop5_close,
 };
 
-static bool nop5_probed(struct arch_uprobe *auprobe)
+#define NOP5_VM_FLAGS	(VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC | \
+			 VM_IO | VM_DONTDUMP | VM_SEALED)
+
+/* A fresh trampoline page: int3 where code goes, 0 where a site goes. */
+static struct nop5_page *nop5_page_new(unsigned long base)
 {
-	return !memcmp(auprobe->insn, nop5_insn, NOP5_LEN);
+	struct nop5_page *p;
+	u8 *kaddr;
+	int i;
+
+	p = nop5_zalloc(sizeof(*p));
+	if (!p)
+		return NULL;
+	p->page = nop5_alloc_page();
+	if (!p->page) {
+		kfree(p);
+		return NULL;
+	}
+	p->base = base;
+	kaddr = page_address(p->page);
+	memset(kaddr, NOP5_OPC_INT3, PAGE_SIZE);
+	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++)
+		*(u64 *)(kaddr + i * NOP5_SLOT_SIZE + NOP5_SLOT_SITE) = 0;
+	return p;
+}
+
+/* Map a new trampoline page within reach of @site; mmap_lock held to write. */
+static struct nop5_page *nop5_map_new(struct mm_struct *mm,
+				      struct arch_uprobes_mm *st,
+				      unsigned long site)
+{
+	struct vm_unmapped_area_info info = {};
+	struct vm_area_struct *vma;
+	struct nop5_page *p;
+	unsigned long addr;
+
+	if (st->nr_pages >= NOP5_MAX_PAGES)
+		return NULL;
+	info.flags = VM_UNMAPPED_AREA_TOPDOWN;
+	info.length = PAGE_SIZE;
+	/* page-aligned bounds: the search returns high_limit - length */
+	info.low_limit = site > SZ_2G ? PAGE_ALIGN(site - SZ_2G + SZ_1M) : 0;
+	info.low_limit = max(info.low_limit, PAGE_ALIGN(mmap_min_addr));
+	info.low_limit = max_t(unsigned long, info.low_limit, PAGE_SIZE);
+	info.high_limit = min((site + SZ_2G - SZ_1M) & PAGE_MASK,
+			      TASK_SIZE & PAGE_MASK);
+	addr = vm_unmapped_area(&info);
+	if (offset_in_page(addr))
+		return NULL;
+
+	p = nop5_page_new(addr);
+	if (!p)
+		return NULL;
+	vma = _install_special_mapping(mm, addr, PAGE_SIZE, NOP5_VM_FLAGS,
+				       &nop5_mapping);
+	if (IS_ERR(vma)) {
+		nop5_page_free(p);
+		return NULL;
+	}
+	mutex_lock(&st->lock);
+	list_add_tail_rcu(&p->node, &st->pages);
+	st->nr_pages++;
+	mutex_unlock(&st->lock);
+	return p;
 }
 
 static bool nop5_in_reach(unsigned long site, unsigned long dest)
@@ -462,6 +562,114 @@ static bool nop5_in_reach(unsigned long site, unsigned long dest)
 
 	return d == (long)(s32)d;
 }
+
+/*
+ * A slot of @mm for @site: the one that already serves it, else a free one
+ * within reach (written now), else one of a new page; 0 if none.  Its
+ * entry is set to @uprobe (whose reference passes to the entry) before the
+ * caller writes the jump, so a task that takes it finds the entry.
+ * mmap_lock held to write, which alone hands out slots.
+ */
+static unsigned long nop5_slot(struct mm_struct *mm,
+			       struct arch_uprobes_mm *st, unsigned long site,
+			       struct uprobe *uprobe)
+{
+	struct nop5_page *p, *found = NULL;
+	int i, slot = -1;
+	u8 *kaddr;
+
+	list_for_each_entry(p, &st->pages, node) {
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			if (p->site[i] == site && !test_bit(i, p->moved)) {
+				found = p;
+				slot = i;
+				goto have;
+			}
+			if (!found && !p->site[i] &&
+			    nop5_in_reach(site, p->base + i * NOP5_SLOT_SIZE)) {
+				found = p;
+				slot = i;
+			}
+		}
+	}
+	if (!found) {
+		found = nop5_map_new(mm, st, site);
+		if (!found)
+			return 0;
+		slot = 0;
+	}
+	/* a free slot: its code, then its site, in this address space's page */
+	kaddr = page_address(found->page) + slot * NOP5_SLOT_SIZE;
+	memcpy(kaddr, nop5_slot_code, sizeof(nop5_slot_code));
+	WRITE_ONCE(*(u64 *)(kaddr + NOP5_SLOT_SITE), site);
+have:
+	mutex_lock(&st->lock);
+	nop5_entry_clear(found, slot);
+	WRITE_ONCE(found->site[slot], site);
+	/* a reader that sees the uprobe sees the site */
+	smp_store_release(&found->uprobe[slot], uprobe);
+	mutex_unlock(&st->lock);
+	return found->base + slot * NOP5_SLOT_SIZE;
+}
+
+/**
+ * uprobe_nop5_dup_mmap - x86-64: give a fork()'s child its own trampoline pages
+ * @oldmm: the parent's address space (mmap_lock held for writing)
+ * @mm: the child's, with every mapping copied (mmap_lock held for writing)
+ *
+ * The child's text jumps to the same slots, so each trampoline page the
+ * child maps gets a copy of the parent's page and of its table, in the
+ * child's own state: what either process does later is not seen by the
+ * other.  No user memory is touched.
+ *
+ * Return: 0, or -ENOMEM, which fails the fork.
+ */
+int uprobe_nop5_dup_mmap(struct mm_struct *oldmm, struct mm_struct *mm)
+{
+	struct arch_uprobes_mm *old = oldmm->uprobes_state.arch, *st;
+	struct vm_area_struct *vma;
+	struct nop5_page *p, *c;
+	int i, err = 0;
+
+	if (!old)
+		return 0;
+	st = nop5_mm_get(mm);
+	if (!st)
+		return -ENOMEM;
+	/*
+	 * Entries change without mmap_lock (arch_uprobe_forget()), which
+	 * can find the child's state already: both locks are held, and a
+	 * uprobe that lost its last consumer is not copied (its forget may
+	 * have passed the child's state while it was still empty).
+	 */
+	mutex_lock(&old->lock);
+	mutex_lock_nested(&st->lock, SINGLE_DEPTH_NESTING);
+	list_for_each_entry(p, &old->pages, node) {
+		vma = vma_lookup(mm, p->base);
+		if (!vma || !vma_is_special_mapping(vma, &nop5_mapping))
+			continue;
+		c = nop5_page_new(p->base);
+		if (!c) {
+			err = -ENOMEM;
+			break;
+		}
+		copy_page(page_address(c->page), page_address(p->page));
+		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
+			c->site[i] = p->site[i];
+			if (p->uprobe[i] && uprobe_site_get_live(p->uprobe[i]))
+				c->uprobe[i] = p->uprobe[i];
+		}
+		bitmap_copy(c->moved, p->moved, NOP5_SLOTS_PER_PAGE);
+		list_add_tail_rcu(&c->node, &st->pages);
+		st->nr_pages++;
+	}
+	mutex_unlock(&st->lock);
+	mutex_unlock(&old->lock);
+	/* on failure the child's teardown frees what was copied */
+	return err;
+}
+
+/* ---- text ---- */
 
 /* The page of @mm at @vaddr, with a reference; mmap_lock held. */
 static struct page *nop5_get_page(struct mm_struct *mm, unsigned long vaddr,
@@ -489,6 +697,21 @@ static void nop5_write(struct page *page, unsigned long vaddr,
 
 	memcpy(kaddr + offset_in_page(vaddr), buf, len);
 	kunmap_local(kaddr);
+}
+
+/*
+ * A mapping whose text we may rewrite: a private mapping of a file, as
+ * uprobes places breakpoints in, so that a forced write only ever changes
+ * this address space's own copy of the page.
+ */
+static bool nop5_text_vma(struct mm_struct *mm, unsigned long site)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, site);
+
+	return vma && vma->vm_file && site + NOP5_LEN <= vma->vm_end &&
+	       !(vma->vm_flags & (VM_MAYSHARE | VM_HUGETLB | VM_IO |
+				  VM_PFNMAP)) &&
+	       (vma->vm_flags & VM_MAYEXEC);
 }
 
 /*
@@ -544,7 +767,8 @@ static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text)
 
 /*
  * Put @site of @mm, if it jumps to @slot, back to the int3 (@live: its
- * uprobe is still registered) or to the NOP; mmap_lock held.
+ * uprobe is still registered) or to the NOP; mmap_lock held for writing,
+ * no lock of ours.
  */
 static void nop5_restore(struct mm_struct *mm, unsigned long site,
 			 unsigned long slot, bool live)
@@ -552,6 +776,8 @@ static void nop5_restore(struct mm_struct *mm, unsigned long site,
 	u8 text[NOP5_LEN];
 	struct page *page;
 
+	if (!nop5_text_vma(mm, site))
+		return;
 	/* read first: no private copy made for a site that does not jump */
 	if (!nop5_peek(mm, site, text) || !nop5_jmps_to(site, text, slot))
 		return;
@@ -579,184 +805,43 @@ static void nop5_restore(struct mm_struct *mm, unsigned long site,
  * address, so neither holds once the text moves.  Each site of the range
  * that jumps to a slot goes back to its breakpoint (the NOP if no uprobe
  * is left for it) and loses its entry; the moved breakpoint traps at the
- * new address, where the first hit optimizes it again.
+ * new address, where the first hit optimizes it again.  This is the
+ * process's own mremap(), in its own address space: no lock of ours is
+ * held while the text is read and written.
  */
 void arch_uprobe_move_vma(struct vm_area_struct *vma, unsigned long start,
 			  unsigned long end)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	unsigned long site;
-	struct nop5_table *t;
+	unsigned long site, slot;
 	bool live;
-	int bkt, i;
 
-	mutex_lock(&nop5_table_lock);
-	if (!nop5_nr_tables)
-		goto out;
-	hash_for_each(nop5_tables, bkt, t, node) {
-		if (t->mm != mm)
-			continue;
-		for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-			site = t->site[i];
-			if (!site || site < start || site > end - NOP5_LEN)
-				continue;
-			live = t->uprobe[i];
-			nop5_table_clear(t, i);
-			/* text only: no trampoline page faults in from here */
-			nop5_restore(mm, site, t->base + i * NOP5_SLOT_SIZE,
-				     live);
-		}
-	}
-out:
-	mutex_unlock(&nop5_table_lock);
-}
-
-/*
- * A slot for @site in the trampoline page mapped at @vma: the one that
- * already serves it, else a free one (written now).  0 if none.
- */
-static unsigned long nop5_slot_in(struct vm_area_struct *vma,
-				  unsigned long site)
-{
-	unsigned long addr, found = 0;
-	struct page *page;
-	u8 *kaddr;
-	u64 *at;
-	int i, free = -1;
-
-	page = nop5_get_page(vma->vm_mm, vma->vm_start, 0);
-	if (!page)
-		return 0;
-	kaddr = page_address(page);
-	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++) {
-		addr = vma->vm_start + i * NOP5_SLOT_SIZE;
-		at = (u64 *)(kaddr + i * NOP5_SLOT_SIZE + NOP5_SLOT_SITE);
-		if (READ_ONCE(*at) == site) {
-			found = addr;
-			break;
-		}
-		if (!READ_ONCE(*at) && free < 0 && nop5_in_reach(site, addr))
-			free = i;
-	}
-	if (!found && free >= 0) {
-		memcpy(kaddr + free * NOP5_SLOT_SIZE, nop5_slot_code,
-		       sizeof(nop5_slot_code));
-		WRITE_ONCE(*(u64 *)(kaddr + free * NOP5_SLOT_SIZE +
-				    NOP5_SLOT_SITE), site);
-		found = vma->vm_start + free * NOP5_SLOT_SIZE;
-	}
-	put_page(page);
-	return found;
-}
-
-/* Map a new trampoline page within reach of @site; mmap_lock held to write. */
-static struct vm_area_struct *nop5_new_page(struct mm_struct *mm,
-					    unsigned long site)
-{
-	struct vm_unmapped_area_info info = {};
-	struct vm_area_struct *vma;
-	struct nop5_table *t;
-	unsigned long addr;
-	struct page *page;
-	u8 *kaddr;
-	int err, i;
-
-	info.flags = VM_UNMAPPED_AREA_TOPDOWN;
-	info.length = PAGE_SIZE;
-	/* page-aligned bounds: the search returns high_limit - length */
-	info.low_limit = site > SZ_2G ? PAGE_ALIGN(site - SZ_2G + SZ_1M) : 0;
-	info.low_limit = max(info.low_limit, PAGE_ALIGN(mmap_min_addr));
-	info.low_limit = max_t(unsigned long, info.low_limit, PAGE_SIZE);
-	info.high_limit = min((site + SZ_2G - SZ_1M) & PAGE_MASK,
-			      TASK_SIZE & PAGE_MASK);
-	addr = vm_unmapped_area(&info);
-	if (offset_in_page(addr))
-		return ERR_PTR(-ENOMEM);
-
-	page = alloc_page(GFP_KERNEL);
-	if (!page)
-		return ERR_PTR(-ENOMEM);
-	/* free slots: int3 where the code goes, 0 where the site goes */
-	kaddr = page_address(page);
-	memset(kaddr, NOP5_OPC_INT3, PAGE_SIZE);
-	for (i = 0; i < NOP5_SLOTS_PER_PAGE; i++)
-		*(u64 *)(kaddr + i * NOP5_SLOT_SIZE + NOP5_SLOT_SITE) = 0;
-
-	/* the table keeps the page for faults after MADV_DONTNEED */
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t) {
-		__free_page(page);
-		return ERR_PTR(-ENOMEM);
-	}
-	t->mm = mm;
-	t->base = addr;
-	t->page = page;
-
-	vma = _install_special_mapping(mm, addr, PAGE_SIZE,
-				       VM_READ | VM_EXEC |
-				       VM_MAYREAD | VM_MAYEXEC,
-				       &nop5_mapping);
-	if (IS_ERR(vma)) {
-		kfree(t);
-		__free_page(page);
-		return vma;
-	}
-	/* the page table holds its own reference */
-	err = vm_insert_page(vma, addr, page);
-	if (err) {
-		do_munmap(mm, addr, PAGE_SIZE, NULL);
-		kfree(t);
-		__free_page(page);
-		return ERR_PTR(err);
-	}
-	mutex_lock(&nop5_table_lock);
-	hash_add_rcu(nop5_tables, &t->node, nop5_table_key(mm, addr));
-	nop5_nr_tables++;
-	mutex_unlock(&nop5_table_lock);
-	return vma;
-}
-
-/* The slot of @site, found or made; mmap_lock held to write. */
-static unsigned long nop5_slot(struct mm_struct *mm, unsigned long site)
-{
-	struct vm_area_struct *vma;
-	struct vma_iterator vmi;
-	unsigned long slot = 0;
-
-	vma_iter_init(&vmi, mm, 0);
-	mutex_lock(&nop5_slot_lock);
-	for_each_vma(vmi, vma) {
-		if (!vma_is_special_mapping(vma, &nop5_mapping))
-			continue;
-		slot = nop5_slot_in(vma, site);
-		if (slot)
-			goto out;
-	}
-	vma = nop5_new_page(mm, site);
-	if (!IS_ERR(vma))
-		slot = nop5_slot_in(vma, site);
-out:
-	mutex_unlock(&nop5_slot_lock);
-	return slot;
+	while ((site = nop5_take_site_in(mm, start, end, &slot, &live)))
+		nop5_restore(mm, site, slot, live);
 }
 
 /*
  * Turn the int3 at @site of the current mm into a jump to a slot, and make
  * the slot's entry name @auprobe's uprobe.  Any failure leaves the
- * breakpoint as it is.
+ * breakpoint as it is (and the entry, if set, names the right uprobe).
  */
 static void nop5_optimize(struct arch_uprobe *auprobe, unsigned long site)
 {
 	struct mm_struct *mm = current->mm;
 	u8 text[NOP5_LEN], jmp[NOP5_LEN];
+	struct arch_uprobes_mm *st;
 	struct uprobe *uprobe;
 	struct page *page;
 	unsigned long slot;
 
 	if (mmap_write_lock_killable(mm))
 		return;
-	if (!nop5_peek(mm, site, text) || text[0] != NOP5_OPC_INT3 ||
+	if (!nop5_text_vma(mm, site) || !nop5_peek(mm, site, text) ||
+	    text[0] != NOP5_OPC_INT3 ||
 	    memcmp(text + 1, nop5_insn + 1, NOP5_LEN - 1))
+		goto unlock;
+	st = nop5_mm_get(mm);
+	if (!st)
 		goto unlock;
 	/*
 	 * Under mmap_lock: an unregistration that removed the last consumer
@@ -766,13 +851,11 @@ static void nop5_optimize(struct arch_uprobe *auprobe, unsigned long site)
 	uprobe = uprobe_site_hold(auprobe);
 	if (!uprobe)
 		goto unlock;
-	slot = nop5_slot(mm, site);
+	slot = nop5_slot(mm, st, site, uprobe);
 	if (!slot) {
 		uprobe_site_drop(uprobe);
 		goto unlock;
 	}
-	/* before the jump: a task that takes it finds the entry */
-	nop5_table_set(mm, slot, site, uprobe);
 
 	/* our own copy of the text page (uprobes made one for the int3) */
 	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
@@ -803,7 +886,7 @@ static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 	struct page *page;
 
 	/* whatever the text is now, no entry of this mm names the site */
-	nop5_table_clear_site(mm, site);
+	nop5_entries_clear_site(mm, site);
 	if (!nop5_peek(mm, site, text) || !nop5_is_our_jmp(mm, site, text))
 		return;
 	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
@@ -813,6 +896,11 @@ static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 	if (nop5_is_our_jmp(mm, site, text))
 		nop5_unjump(page, site);
 	put_page(page);
+}
+
+static bool nop5_probed(struct arch_uprobe *auprobe)
+{
+	return !memcmp(auprobe->insn, nop5_insn, NOP5_LEN);
 }
 
 /**
@@ -876,20 +964,7 @@ int set_orig_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
 				   *(uprobe_opcode_t *)&auprobe->insn);
 }
 
-/* The site of the slot that entered at @at, read from the slot; 0 if none. */
-static unsigned long nop5_slot_site(unsigned long at)
-{
-	u8 slot[NOP5_SLOT_SIZE];
-	unsigned long site;
-
-	if (copy_from_user(slot, (void __user *)at, sizeof(slot)) ||
-	    memcmp(slot, nop5_slot_code, sizeof(nop5_slot_code)))
-		return 0;
-	site = get_unaligned((unsigned long *)(slot + NOP5_SLOT_SITE));
-	if (site > TASK_SIZE_MAX - NOP5_LEN)
-		return 0;
-	return site;
-}
+/* ---- the system call ---- */
 
 /* The three registers the slot pushed, from the user stack at @sp. */
 static bool nop5_get_saved(unsigned long sp, struct nop5_saved *saved)
@@ -909,13 +984,38 @@ fault:
 }
 
 /*
- * Entered from a trampoline slot only.  Anything else (no slot code before
- * the caller's syscall instruction) gets -ENXIO and no other change.
- *
- * A slot whose entry names a uprobe runs it straight away: entries exist
- * only for trampoline pages, whose slots user space cannot change, so the
- * slot code need not be read back.  Otherwise the slot is checked and the
- * uprobe looked up by address.
+ * The slot that made this call, if it is one of the calling address
+ * space's trampoline slots that serves a site: its site (from the
+ * kernel's table) and, if its entry names one, its uprobe.  Under
+ * rcu_read_lock_trace().
+ */
+static bool nop5_caller(unsigned long at, unsigned long *site,
+			struct uprobe **uprobe)
+{
+	struct arch_uprobes_mm *st;
+	struct nop5_page *p;
+	int i;
+
+	if (!IS_ALIGNED(at, NOP5_SLOT_SIZE))
+		return false;
+	/* pairs with the smp_store_release() in nop5_mm_get() */
+	st = smp_load_acquire(&current->mm->uprobes_state.arch);
+	if (!st)
+		return false;
+	p = nop5_page_find(st, at & PAGE_MASK);
+	if (!p)
+		return false;
+	i = offset_in_page(at) / NOP5_SLOT_SIZE;
+	/* pairs with the smp_store_release() in nop5_slot() */
+	*uprobe = smp_load_acquire(&p->uprobe[i]);
+	*site = READ_ONCE(p->site[i]);
+	return *site;
+}
+
+/*
+ * Entered from a trampoline slot only: anything else is killed with
+ * SIGILL, as an undefined instruction would be (the call passes seccomp
+ * filters unchecked, so a sandboxed process must get nothing from it).
  */
 SYSCALL_DEFINE0(uprobe)
 {
@@ -925,17 +1025,14 @@ SYSCALL_DEFINE0(uprobe)
 	struct nop5_saved saved;
 	unsigned long site = 0;
 
-	if (!IS_ALIGNED(at, NOP5_SLOT_SIZE))
-		return -ENXIO;
-
 	rcu_read_lock_trace();
-	uprobe = nop5_table_lookup(at, &site);
-	if (!uprobe) {
+	if (!nop5_caller(at, &site, &uprobe)) {
 		rcu_read_unlock_trace();
-		site = nop5_slot_site(at);
-		if (!site)
-			return -ENXIO;
+		force_sig(SIGILL);
+		return -ENXIO;
 	}
+	if (!uprobe)
+		rcu_read_unlock_trace();
 
 	if (!nop5_get_saved(regs->sp, &saved)) {
 		if (uprobe)

@@ -43,14 +43,16 @@
  *   wb-demo nop5-exec N   N calls, then exec "wb-demo nop5 N"
  *   wb-demo nop5-peek PID the five bytes at the site in process PID
  *                         (through /proc/PID/mem)
- *   wb-demo nop5-syscall  the uprobe system call (336) from here, not from
- *                         a trampoline: prints its result and errno
+ *   wb-demo nop5-syscall  the uprobe system call (336) from a child, not
+ *                         from a trampoline: the child must be killed by
+ *                         SIGILL (exit 1 otherwise)
  *   wb-demo nop5-move N [PROFILE EVENT]
  *                         a second mapping of the site's page (run beside
  *                         the program's own site), moved with
  *                         mremap() (far, then near), forked, split, poked,
- *                         its trampoline pages moved (refused), dropped and
- *                         unmapped, its text dropped; N calls after each
+ *                         its trampoline pages moved and unmapped (both
+ *                         refused: they are sealed), dropped, its text
+ *                         dropped; N calls after each
  *                         step, one line each (with the hits of EVENT in
  *                         PROFILE during the step); WB_MOVE_STEPS, if set,
  *                         names the steps to take after the first, out of
@@ -656,14 +658,22 @@ static int nop5_tramp_mremap(void *addr, size_t len)
 	return munmap(to, len);
 }
 
+/* dropped, or refused (a sealed mapping that is not file-backed) */
 static int nop5_tramp_dontneed(void *addr, size_t len)
 {
-	return madvise(addr, len, MADV_DONTNEED);
+	if (madvise(addr, len, MADV_DONTNEED) && errno != EPERM)
+		return -1;
+	return 0;
 }
 
+/* refused: the page is sealed for the life of the address space */
 static int nop5_tramp_munmap(void *addr, size_t len)
 {
-	return munmap(addr, len);
+	if (!munmap(addr, len) || errno != EPERM)
+		return -1;
+	if (!mprotect(addr, len, PROT_NONE) || errno != EPERM)
+		return -1;
+	return 0;
 }
 
 static int nop5_move(int argc, char **argv)
@@ -783,7 +793,7 @@ at_poke:
 	bad = nop5_step(&c, "poke", n, bad);
 
 at_tramp:
-	/* the trampoline pages (if any): moved (refused), dropped, unmapped */
+	/* the trampoline pages (if any): moved (refused), dropped, unmapped (refused) */
 	if (nop5_do(&c, "tramp-mremap")) {
 		if (nop5_each_tramp(nop5_tramp_mremap)) {
 			fprintf(stderr, "wb-demo: a trampoline page moved\n");
@@ -800,7 +810,7 @@ at_tramp:
 	}
 	if (nop5_do(&c, "tramp-munmap")) {
 		if (nop5_each_tramp(nop5_tramp_munmap)) {
-			perror("munmap");
+			fprintf(stderr, "wb-demo: a trampoline page unmapped or unprotected\n");
 			return 1;
 		}
 		bad = nop5_step(&c, "tramp munmap", n, bad);
@@ -891,11 +901,23 @@ static int nop5(int argc, char **argv)
 	if (!strcmp(mode, "nop5-move"))
 		return argc > 2 ? nop5_move(argc, argv) : 2;
 	if (!strcmp(mode, "nop5-syscall")) {
-		long ret = syscall(336);
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			return 1;
+		if (!pid) {
+			long ret = syscall(336);
 
-		printf("wb-demo: uprobe syscall: %ld %s\n", ret,
-		       ret < 0 ? strerror(errno) : "");
-		return !(ret == -1 && errno == ENXIO);
+			printf("wb-demo: uprobe syscall: %ld %s\n", ret,
+			       ret < 0 ? strerror(errno) : "");
+			exit(1);
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			return 1;
+		printf("wb-demo: uprobe syscall: %s\n",
+		       WIFSIGNALED(status) && WTERMSIG(status) == SIGILL ?
+		       "SIGILL" : "not refused");
+		return !(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL);
 	}
 	return -1;
 }
