@@ -124,6 +124,10 @@ cp "$guest/mod/"*.ko "$root/wb/modules/"
 "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
+# the attacks on the 5-byte-NOP uprobe path (x86_64: they use its slot code)
+case "$ARCH" in
+x86_64) "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-nop5-attack" "$WB/guest/src/wb-nop5-attack.c" ;;
+esac
 # the fuzzer and the inputs it once failed on (replayed by the test job)
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-fuzz" "$WB/guest/src/wb-fuzz.c"
 # with the kernel's BPF uapi (Debian's is older: no kprobe_multi link info)
