@@ -578,8 +578,13 @@ static void uprobe_hit_stage(struct uprobe_hit *hit)
 
 	s = raw_cpu_ptr(areas);
 	mutex_lock(&s->lock);
-	/* Arguments whose fetch faults read as zero, never as stale data. */
-	memset(s->data, 0, tp->size);
+	/*
+	 * Arguments whose fetch faults read as zero, never as stale data;
+	 * the dynamic part too: a string that shrinks between the measure
+	 * and the copy (another thread's write) leaves a tail that would
+	 * otherwise carry an earlier hit's bytes, of any process.
+	 */
+	memset(s->data, 0, tp->size + dyn);
 	store_trace_args(s->data, tp, hit->regs, &hit->udd, hdr, dyn);
 	s->len = tp->size + dyn;
 	hit->scratch = s;
