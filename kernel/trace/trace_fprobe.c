@@ -628,6 +628,14 @@ static int tfp_hook(struct trace_fprobe *tf)
 	if (tf->hooked)
 		return 0;
 
+	/*
+	 * As for kprobes: a dynamic_events file opened before lockdown was
+	 * raised can still be written, so check at each hook, as 6.12 does.
+	 */
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+
 	/* "@SYM" arguments: resolve the symbol (again, for a module) */
 	for (i = 0; i < tf->tp.nr_args; i++) {
 		ret = traceprobe_update_arg(&tf->tp.args[i]);
