@@ -425,7 +425,8 @@ STACK_FRAME_NON_STANDARD_FP __fentry__
  * put our own address back into it, so an unwind from a return callback
  * sees the hooked return there and translates it
  * (ftrace_graph_ret_addr()), then build an ftrace_regs (ax and dx the
- * return values, bp, sp the stack after the return, cs 0) and ask
+ * return values, bp, sp the stack after the return, cs and the argument
+ * registers 0) and ask
  * \handler where the function really returns to.
  *
  * @own_slot 1: \handler itself writes the real return address into the
@@ -444,7 +445,17 @@ SYM_CODE_START(\name)
 	movq	%rbp, RBP(%rsp)
 	leaq	FRAME_SIZE + 8(%rsp), %rax
 	movq	%rax, RSP(%rsp)
-	movq	$0, CS(%rsp)
+	/*
+	 * The argument slots hold nothing at a return: zero, not the stale
+	 * stack a BPF program's pt_regs view would otherwise show.
+	 */
+	xorl	%eax, %eax
+	movq	%rax, CS(%rsp)
+	movq	%rax, RDI(%rsp)
+	movq	%rax, RSI(%rsp)
+	movq	%rax, RCX(%rsp)
+	movq	%rax, R8(%rsp)
+	movq	%rax, R9(%rsp)
 	.if !\own_slot
 	movq	$0, RIP(%rsp)
 	.endif
