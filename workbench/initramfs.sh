@@ -130,6 +130,10 @@ x86_64) "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bi
 esac
 # the fuzzer and the inputs it once failed on (replayed by the test job)
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-fuzz" "$WB/guest/src/wb-fuzz.c"
+# the fuzzer of the 5-byte-NOP uprobe path (x86_64: its sites are x86 code)
+case "$ARCH" in
+x86_64) "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-nop5-fuzz" "$WB/guest/src/wb-nop5-fuzz.c" ;;
+esac
 # with the kernel's BPF uapi (Debian's is older: no kprobe_multi link info)
 "${CROSS}gcc" -O2 -g0 -static -I "$src/tools/include/uapi" -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
 mkdir -p "$root/wb/share/fuzz"
