@@ -535,7 +535,17 @@ static struct nop5_page *nop5_map_new(struct mm_struct *mm,
 	info.low_limit = max(info.low_limit, PAGE_ALIGN(mmap_min_addr));
 	info.low_limit = max_t(unsigned long, info.low_limit, PAGE_SIZE);
 	info.high_limit = min((site + SZ_2G - SZ_1M) & PAGE_MASK,
-			      TASK_SIZE & PAGE_MASK);
+			      DEFAULT_MAP_WINDOW & PAGE_MASK);
+	/*
+	 * Not in the room kept for the stack: a sealed page there would stop
+	 * the stack from growing for good (the gap below it is only 128 MiB
+	 * without address randomization).
+	 */
+	if (test_bit(MMF_TOPDOWN, &mm->flags))
+		info.high_limit = min(info.high_limit,
+				      mm->mmap_base & PAGE_MASK);
+	if (info.high_limit <= info.low_limit)
+		return NULL;
 	addr = vm_unmapped_area(&info);
 	if (offset_in_page(addr))
 		return NULL;
@@ -766,6 +776,30 @@ static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text)
 }
 
 /*
+ * The bytes from @vaddr - 4 to @vaddr + 4 of @mm, if they lie in one page;
+ * mmap_lock held.
+ */
+static bool nop5_peek_around(struct mm_struct *mm, unsigned long vaddr,
+			     u8 *buf)
+{
+	unsigned long from = vaddr - (NOP5_LEN - 1);
+	struct page *page;
+	void *kaddr;
+
+	if (vaddr < NOP5_LEN - 1 ||
+	    offset_in_page(from) > PAGE_SIZE - (2 * NOP5_LEN - 1))
+		return false;
+	page = nop5_get_page(mm, from, FOLL_FORCE);
+	if (!page)
+		return false;
+	kaddr = kmap_local_page(page);
+	memcpy(buf, kaddr + offset_in_page(from), 2 * NOP5_LEN - 1);
+	kunmap_local(kaddr);
+	put_page(page);
+	return true;
+}
+
+/*
  * Put @site of @mm, if it jumps to @slot, back to the int3 (@live: its
  * uprobe is still registered) or to the NOP; mmap_lock held for writing,
  * no lock of ours.
@@ -936,11 +970,24 @@ bool arch_uprobe_ignore(struct arch_uprobe *auprobe, struct pt_regs *regs)
 int set_swbp(struct arch_uprobe *auprobe, struct mm_struct *mm,
 	     unsigned long vaddr)
 {
-	u8 text[NOP5_LEN];
+	u8 text[NOP5_LEN], around[2 * NOP5_LEN - 1];
+	int k;
 
 	if (nop5_probed(auprobe) && nop5_peek(mm, vaddr, text) &&
 	    nop5_is_our_jmp(mm, vaddr, text))
 		return 0;
+	/*
+	 * A breakpoint in the rel32 of one of our jumps would send the task
+	 * astray: refused (a probe inside a NOP that another probe has
+	 * optimized).  Jumps are within a page, as their sites are.
+	 */
+	if (nop5_peek_around(mm, vaddr, around)) {
+		for (k = 1; k < NOP5_LEN; k++) {
+			if (nop5_is_our_jmp(mm, vaddr - k,
+					    around + NOP5_LEN - 1 - k))
+				return -EBUSY;
+		}
+	}
 	return uprobe_write_opcode(auprobe, mm, vaddr, UPROBE_SWBP_INSN);
 }
 
@@ -1024,22 +1071,24 @@ SYSCALL_DEFINE0(uprobe)
 	struct uprobe *uprobe = NULL;
 	struct nop5_saved saved;
 	unsigned long site = 0;
+	bool saved_ok;
 
+	/* first, so that a fault on the stack never waits in the section */
+	saved_ok = nop5_get_saved(regs->sp, &saved);
 	rcu_read_lock_trace();
 	if (!nop5_caller(at, &site, &uprobe)) {
 		rcu_read_unlock_trace();
 		force_sig(SIGILL);
 		return -ENXIO;
 	}
-	if (!uprobe)
+	if (!saved_ok) {
 		rcu_read_unlock_trace();
-
-	if (!nop5_get_saved(regs->sp, &saved)) {
-		if (uprobe)
-			rcu_read_unlock_trace();
 		force_sig(SIGSEGV);
 		return -EFAULT;
 	}
+	if (!uprobe)
+		rcu_read_unlock_trace();
+
 	/* the registers as they were at the site */
 	regs->r11 = saved.r11;
 	regs->cx = saved.cx;
