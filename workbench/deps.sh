@@ -16,6 +16,9 @@ esac
 # arm64: the cross compiler and its libc (the guest programs' libraries),
 # and QEMU for arm64 (busybox and friends come from initramfs.sh).
 [ "$ARCH" = arm64 ] && pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+# x86_64: stress-ng, whose uprobe stressor a case runs in the guest
+# beside its fork and ptrace stressors (dynevent/uprobe_stress_ng.tc).
+[ "$ARCH" = x86_64 ] && pkgs="$pkgs stress-ng"
 
 missing=
 for p in $pkgs; do

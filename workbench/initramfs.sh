@@ -98,6 +98,8 @@ copy_host_program /usr/bin/chrt usr/bin/chrt
 copy_host_program /usr/bin/nice usr/bin/nice
 mkdir -p "$root/wb/bin"
 copy_host_program /usr/bin/date wb/bin/date	# %N, for the bench job
+# stress-ng (x86_64 only), for its uprobe stressor
+[ -n "$foreign" ] || copy_host_program /usr/bin/stress-ng usr/bin/stress-ng
 cat > "$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/nonexistent:/bin/false
