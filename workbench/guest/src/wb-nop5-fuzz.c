@@ -559,6 +559,32 @@ static const char *files_changed(void)
 	return NULL;
 }
 
+/*
+ * All of @fd, from where it is, into *@buf (grown as needed, kept between
+ * calls, NUL-terminated); @what names it in a failure.
+ */
+static void read_whole(int fd, char **buf, size_t *size, const char *what)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (len + 4096 > *size) {
+			*size = *size ? 2 * *size : 65536;
+			*buf = realloc(*buf, *size + 1);
+			if (!*buf)
+				fail("out of memory");
+		}
+		n = read(fd, *buf + len, *size - len);
+		if (n < 0)
+			fail("cannot read %s: %s", what, strerror(errno));
+		if (!n)
+			break;
+		len += n;
+	}
+	(*buf)[len] = 0;
+}
+
 /* ---- uprobe_profile ---- */
 
 /* The hits of the three events; fails if one is missing. */
@@ -569,26 +595,10 @@ static void read_profile(unsigned long *hits)
 	char path[PATH_MAX], name[256], *line, *nl;
 	unsigned long h;
 	int found[NSITE] = { 0 }, s;
-	size_t len = 0;
-	ssize_t n;
 
 	if (lseek(prof_fd, 0, SEEK_SET) != 0)
 		fail("cannot seek in PROFILE: %s", strerror(errno));
-	for (;;) {
-		if (len + 4096 > size) {
-			size = size ? 2 * size : 65536;
-			buf = realloc(buf, size + 1);
-			if (!buf)
-				fail("out of memory");
-		}
-		n = read(prof_fd, buf + len, size - len);
-		if (n < 0)
-			fail("cannot read PROFILE: %s", strerror(errno));
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = 0;
+	read_whole(prof_fd, &buf, &size, "PROFILE");
 	for (line = buf; line && *line; line = nl) {
 		nl = strchr(line, '\n');
 		if (nl)
@@ -619,30 +629,14 @@ static void load_tramps(void)
 	static char *buf;
 	static size_t size;
 	unsigned long lo, hi;
-	size_t len = 0;
 	char *line, *nl;
-	ssize_t n;
 	int fd;
 
 	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		fail("cannot open /proc/self/maps: %s", strerror(errno));
-	for (;;) {
-		if (len + 4096 > size) {
-			size = size ? 2 * size : 65536;
-			buf = realloc(buf, size + 1);
-			if (!buf)
-				fail("out of memory");
-		}
-		n = read(fd, buf + len, size - len);
-		if (n < 0)
-			fail("cannot read /proc/self/maps: %s", strerror(errno));
-		if (!n)
-			break;
-		len += n;
-	}
+	read_whole(fd, &buf, &size, "/proc/self/maps");
 	close(fd);
-	buf[len] = 0;
 	ntramp = 0;
 	for (line = buf; line && *line; line = nl) {
 		nl = strchr(line, '\n');
