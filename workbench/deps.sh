@@ -17,8 +17,9 @@ esac
 # and QEMU for arm64 (busybox and friends come from initramfs.sh).
 [ "$ARCH" = arm64 ] && pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 # x86_64: stress-ng, whose uprobe stressor a case runs in the guest
-# beside its fork and ptrace stressors (dynevent/uprobe_stress_ng.tc).
-[ "$ARCH" = x86_64 ] && pkgs="$pkgs stress-ng"
+# beside its fork and ptrace stressors (dynevent/uprobe_stress_ng.tc), and
+# trinity, the system call fuzzer of make trinity (trinity.sh).
+[ "$ARCH" = x86_64 ] && pkgs="$pkgs stress-ng trinity"
 
 missing=
 for p in $pkgs; do

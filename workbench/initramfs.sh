@@ -100,6 +100,13 @@ mkdir -p "$root/wb/bin"
 copy_host_program /usr/bin/date wb/bin/date	# %N, for the bench job
 # stress-ng (x86_64 only), for its uprobe stressor
 [ -n "$foreign" ] || copy_host_program /usr/bin/stress-ng usr/bin/stress-ng
+# trinity (x86_64 only), the system call fuzzer of the trinity job, and
+# util-linux's setpriv, which starts it as uid 65534 (busybox's, in
+# /bin, cannot change uids)
+if [ -z "$foreign" ]; then
+	copy_host_program /usr/bin/trinity usr/bin/trinity
+	copy_host_program /usr/bin/setpriv usr/bin/setpriv
+fi
 cat > "$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/nonexistent:/bin/false

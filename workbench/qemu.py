@@ -147,7 +147,7 @@ def run_job(kind, job, args, accel, timeout, stall, echo, cmdline_extra=(),
                 booted = True
                 log(f'{kind}: guest booted in {time.time() - start:.0f}s')
             if echo == 'all' or (echo == 'tests' and re.match(
-                    r'(ok|not ok) \d+|WB-PHASE|# Totals|fuzz: |FUZZ-|'
+                    r'(ok|not ok) \d+|WB-PHASE|# Totals|fuzz: |FUZZ-|trinity: |'
                     r'# (rounds|stress|calls|before|after)', line)):
                 print('  ' + (line if len(line) < 240 else line[:200] + ' ...'),
                       flush=True)
