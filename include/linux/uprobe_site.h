@@ -27,6 +27,8 @@ bool uprobe_run_site(struct pt_regs *regs, unsigned long vaddr);
 struct uprobe *uprobe_site_hold(struct arch_uprobe *auprobe);
 bool uprobe_site_get_live(struct uprobe *uprobe);
 void uprobe_site_drop(struct uprobe *uprobe);
+bool uprobe_site_maps(struct uprobe *uprobe, struct vm_area_struct *vma,
+		      unsigned long vaddr);
 void uprobe_site_run(struct uprobe *uprobe, struct pt_regs *regs);
 
 /* Called by the uprobes core; the default versions do nothing. */

@@ -52,8 +52,16 @@
  *    space, under its mmap_lock, on a private file mapping, at the first
  *    hit (nop5_optimize()), when the uprobes core restores a site
  *    (set_orig_insn()) and when mremap() moves text (arch_uprobe_move_vma()).
- *    A page that never resolves stalls that one process, as any fault of
- *    its own would.
+ *    A page is faulted in only where the mapping is of the probed file at
+ *    the probed offset (uprobe_site_maps(), or the uprobes core's own
+ *    check before set_swbp()/set_orig_insn()), as the core itself does when
+ *    it places a breakpoint.  Anywhere else (the process mapped something
+ *    of its own over a site) only a page already in the page table is
+ *    looked at: our jump can only be in the private copy of a page of the
+ *    probed file, and a page the process serves itself (userfaultfd, a
+ *    FUSE file) must never be waited for with its mmap_lock held, since a
+ *    uprobe registration waits for that lock with fork() held off for the
+ *    whole system.
  *
  * 4. sys_uprobe() serves a call only from a slot of one of the calling
  *    address space's own trampoline pages that was given a site; the site
@@ -384,13 +392,15 @@ static void nop5_entries_clear_site(struct mm_struct *mm, unsigned long site)
 
 /*
  * The next slot of @mm whose site lies in [@start, @end - NOP5_LEN], with
- * its entry cleared: its address in *@slot, its site returned (0: none
- * left), *@live set if the entry named a uprobe.  One at a time, so that
- * the caller touches text with no lock of ours held.
+ * its entry unpublished: its address in *@slot, its site returned (0: none
+ * left), in *@uprobe the uprobe the entry named (NULL if none) with the
+ * entry's reference, which the caller drops.  One at a time, so that the
+ * caller touches text with no lock of ours held.
  */
 static unsigned long nop5_take_site_in(struct mm_struct *mm,
 				       unsigned long start, unsigned long end,
-				       unsigned long *slot, bool *live)
+				       unsigned long *slot,
+				       struct uprobe **uprobe)
 {
 	struct arch_uprobes_mm *st = mm->uprobes_state.arch;
 	unsigned long site, found = 0;
@@ -406,8 +416,8 @@ static unsigned long nop5_take_site_in(struct mm_struct *mm,
 			if (!site || site < start || site > end - NOP5_LEN ||
 			    test_bit(i, p->moved))
 				continue;
-			*live = p->uprobe[i];
-			nop5_entry_clear(p, i);
+			*uprobe = p->uprobe[i];
+			WRITE_ONCE(p->uprobe[i], NULL);
 			__set_bit(i, p->moved);
 			*slot = p->base + i * NOP5_SLOT_SIZE;
 			found = site;
@@ -760,14 +770,20 @@ static bool nop5_jmps_to(unsigned long site, const u8 *text,
 	       site + NOP5_LEN + (long)(s32)get_unaligned_le32(text + 1) == slot;
 }
 
-/* Read the five bytes at @site of @mm (not across a page); mmap_lock held. */
-static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text)
+/*
+ * Read the five bytes at @site of @mm (not across a page); mmap_lock held.
+ * @may_fault: the mapping there is of the probed file; otherwise only a
+ * page already in the page table is read (rule 3 above).
+ */
+static bool nop5_peek(struct mm_struct *mm, unsigned long site, u8 *text,
+		      bool may_fault)
 {
 	struct page *page;
 
 	if (offset_in_page(site) > PAGE_SIZE - NOP5_LEN)
 		return false;
-	page = nop5_get_page(mm, site, FOLL_FORCE);
+	page = nop5_get_page(mm, site,
+			     FOLL_FORCE | (may_fault ? 0 : FOLL_NOFAULT));
 	if (!page)
 		return false;
 	nop5_read(page, site, text);
@@ -800,22 +816,31 @@ static bool nop5_peek_around(struct mm_struct *mm, unsigned long vaddr,
 }
 
 /*
- * Put @site of @mm, if it jumps to @slot, back to the int3 (@live: its
- * uprobe is still registered) or to the NOP; mmap_lock held for writing,
- * no lock of ours.
+ * Put @site of @mm, if it jumps to @slot, back to the int3 (@uprobe, the
+ * uprobe its entry named, is still registered) or to the NOP; mmap_lock
+ * held for writing, no lock of ours.
+ *
+ * Where the mapping at @site is not of @uprobe's file at its offset, the
+ * jump cannot be ours (it went with the mapping it was written in), and
+ * nothing is faulted in to find out: a page already in the page table is
+ * read and, if it is an exclusive private copy, written.
  */
 static void nop5_restore(struct mm_struct *mm, unsigned long site,
-			 unsigned long slot, bool live)
+			 unsigned long slot, struct uprobe *uprobe)
 {
+	bool live = uprobe, mine;
 	u8 text[NOP5_LEN];
 	struct page *page;
 
 	if (!nop5_text_vma(mm, site))
 		return;
+	mine = uprobe && uprobe_site_maps(uprobe, vma_lookup(mm, site), site);
 	/* read first: no private copy made for a site that does not jump */
-	if (!nop5_peek(mm, site, text) || !nop5_jmps_to(site, text, slot))
+	if (!nop5_peek(mm, site, text, mine) ||
+	    !nop5_jmps_to(site, text, slot))
 		return;
-	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
+	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE |
+				       (mine ? 0 : FOLL_NOFAULT));
 	if (!page)
 		return;
 	nop5_read(page, site, text);
@@ -848,10 +873,13 @@ void arch_uprobe_move_vma(struct vm_area_struct *vma, unsigned long start,
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long site, slot;
-	bool live;
+	struct uprobe *uprobe;
 
-	while ((site = nop5_take_site_in(mm, start, end, &slot, &live)))
-		nop5_restore(mm, site, slot, live);
+	while ((site = nop5_take_site_in(mm, start, end, &slot, &uprobe))) {
+		nop5_restore(mm, site, slot, uprobe);
+		if (uprobe)
+			uprobe_site_drop(uprobe);
+	}
 }
 
 /*
@@ -870,12 +898,7 @@ static void nop5_optimize(struct arch_uprobe *auprobe, unsigned long site)
 
 	if (mmap_write_lock_killable(mm))
 		return;
-	if (!nop5_text_vma(mm, site) || !nop5_peek(mm, site, text) ||
-	    text[0] != NOP5_OPC_INT3 ||
-	    memcmp(text + 1, nop5_insn + 1, NOP5_LEN - 1))
-		goto unlock;
-	st = nop5_mm_get(mm);
-	if (!st)
+	if (!nop5_text_vma(mm, site))
 		goto unlock;
 	/*
 	 * Under mmap_lock: an unregistration that removed the last consumer
@@ -885,11 +908,20 @@ static void nop5_optimize(struct arch_uprobe *auprobe, unsigned long site)
 	uprobe = uprobe_site_hold(auprobe);
 	if (!uprobe)
 		goto unlock;
+	/*
+	 * Another thread may have mapped something else at the site since the
+	 * trap: only the probed file's text is read, or rewritten.
+	 */
+	if (!uprobe_site_maps(uprobe, vma_lookup(mm, site), site) ||
+	    !nop5_peek(mm, site, text, true) || text[0] != NOP5_OPC_INT3 ||
+	    memcmp(text + 1, nop5_insn + 1, NOP5_LEN - 1))
+		goto drop;
+	st = nop5_mm_get(mm);
+	if (!st)
+		goto drop;
 	slot = nop5_slot(mm, st, site, uprobe);
-	if (!slot) {
-		uprobe_site_drop(uprobe);
-		goto unlock;
-	}
+	if (!slot)
+		goto drop;
 
 	/* our own copy of the text page (uprobes made one for the int3) */
 	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
@@ -906,6 +938,9 @@ static void nop5_optimize(struct arch_uprobe *auprobe, unsigned long site)
 		text_poke_sync();
 	}
 	put_page(page);
+	goto unlock;
+drop:
+	uprobe_site_drop(uprobe);
 unlock:
 	mmap_write_unlock(mm);
 }
@@ -921,7 +956,8 @@ static void nop5_unoptimize(struct mm_struct *mm, unsigned long site)
 
 	/* whatever the text is now, no entry of this mm names the site */
 	nop5_entries_clear_site(mm, site);
-	if (!nop5_peek(mm, site, text) || !nop5_is_our_jmp(mm, site, text))
+	if (!nop5_peek(mm, site, text, true) ||
+	    !nop5_is_our_jmp(mm, site, text))
 		return;
 	page = nop5_get_page(mm, site, FOLL_FORCE | FOLL_WRITE);
 	if (!page)
@@ -973,7 +1009,7 @@ int set_swbp(struct arch_uprobe *auprobe, struct mm_struct *mm,
 	u8 text[NOP5_LEN], around[2 * NOP5_LEN - 1];
 	int k;
 
-	if (nop5_probed(auprobe) && nop5_peek(mm, vaddr, text) &&
+	if (nop5_probed(auprobe) && nop5_peek(mm, vaddr, text, true) &&
 	    nop5_is_our_jmp(mm, vaddr, text))
 		return 0;
 	/*
