@@ -40,11 +40,20 @@
  *                     serves and an mremap() of a range with a stale site
  *                     over such a page, while another process forks and
  *                     exits 200 times: that must finish within 60 s
+ *   fusestall ENABLE  the same with a page of a FUSE file whose server
+ *                     never answers a read where the jumping site was,
+ *                     and root writing 1 then 0 to ENABLE (the enable file
+ *                     of a second uprobe on PROG) beside the forks: a
+ *                     registration waits for every address space that maps
+ *                     PROG, with fork() held off, so a probe path that
+ *                     waited on that page with the mmap_lock held would
+ *                     stop every fork() on the machine
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/fuse.h>
 #include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
@@ -57,7 +66,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -662,6 +674,321 @@ static int attack_stall(void)
 		 t1.tv_sec - t0.tv_sec < 60);
 }
 
+/* ---- fusestall ---- */
+
+/*
+ * A FUSE server of the least kind: one directory with one file "f" of
+ * 64 KiB, served from memory, except that a READ is never answered.  A
+ * fault on a page of "f" waits until the connection is aborted.
+ */
+#define FUSE_DIR	"/tmp/wb-nop5-fuse"
+#define FUSE_FILE	FUSE_DIR "/f"
+#define FUSE_BUF	(128 * 1024 + 4096)
+
+static int fuse_fd = -1;
+static volatile int fuse_reads;
+
+static void fuse_reply(const struct fuse_in_header *in, int error,
+		       const void *arg, size_t len)
+{
+	char buf[sizeof(struct fuse_out_header) + 256];
+	struct fuse_out_header out = {
+		.len = sizeof(out) + (error ? 0 : len),
+		.error = error,
+		.unique = in->unique,
+	};
+
+	memcpy(buf, &out, sizeof(out));
+	if (!error && len)
+		memcpy(buf + sizeof(out), arg, len);
+	if (write(fuse_fd, buf, out.len) < 0 && errno != ENOENT)
+		say("fusestall: server reply: %s", strerror(errno));
+}
+
+static void fuse_fill_attr(struct fuse_attr *a, uint64_t node)
+{
+	memset(a, 0, sizeof(*a));
+	a->ino = node;
+	if (node == FUSE_ROOT_ID) {
+		a->mode = S_IFDIR | 0755;
+		a->nlink = 2;
+	} else {
+		a->mode = S_IFREG | 0755;
+		a->nlink = 1;
+		a->size = 64 * 1024;
+		a->blocks = a->size / 512;
+	}
+	a->blksize = PG;
+}
+
+static void *fuse_server(void *unused)
+{
+	char *buf = malloc(FUSE_BUF);
+	const struct fuse_in_header *in = (const void *)buf;
+	const void *arg = buf + sizeof(*in);
+	ssize_t n;
+
+	while (buf) {
+		n = read(fuse_fd, buf, FUSE_BUF);
+		if (n < 0 && (errno == EINTR || errno == ENOENT))
+			continue;
+		if (n < (ssize_t)sizeof(*in))
+			break;	/* aborted or unmounted */
+		switch (in->opcode) {
+		case FUSE_INIT: {
+			const struct fuse_init_in *ii = arg;
+			struct fuse_init_out io = {
+				.major = FUSE_KERNEL_VERSION,
+				.minor = FUSE_KERNEL_MINOR_VERSION,
+				.max_readahead = ii->max_readahead,
+				.max_background = 16,
+				.congestion_threshold = 12,
+				.max_write = PG,
+				.time_gran = 1,
+			};
+			fuse_reply(in, 0, &io, sizeof(io));
+			break;
+		}
+		case FUSE_LOOKUP: {
+			struct fuse_entry_out eo = {
+				.nodeid = 2, .generation = 1,
+				.entry_valid = 3600, .attr_valid = 3600,
+			};
+
+			if (in->nodeid != FUSE_ROOT_ID || strcmp(arg, "f")) {
+				fuse_reply(in, -ENOENT, NULL, 0);
+				break;
+			}
+			fuse_fill_attr(&eo.attr, 2);
+			fuse_reply(in, 0, &eo, sizeof(eo));
+			break;
+		}
+		case FUSE_GETATTR: {
+			struct fuse_attr_out ao = { .attr_valid = 3600 };
+
+			fuse_fill_attr(&ao.attr, in->nodeid);
+			fuse_reply(in, 0, &ao, sizeof(ao));
+			break;
+		}
+		case FUSE_OPEN: {
+			struct fuse_open_out oo = { .fh = 1 };
+
+			fuse_reply(in, 0, &oo, sizeof(oo));
+			break;
+		}
+		case FUSE_READ:
+			fuse_reads++;	/* and never answered */
+			break;
+		case FUSE_FLUSH:
+		case FUSE_RELEASE:
+			fuse_reply(in, 0, NULL, 0);
+			break;
+		case FUSE_FORGET:
+		case FUSE_BATCH_FORGET:
+		case FUSE_INTERRUPT:
+			break;
+		default:
+			fuse_reply(in, -ENOSYS, NULL, 0);
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Mount the server's file system on FUSE_DIR (as root). */
+static int fuse_start(pthread_t *th, char *abort_path, size_t len)
+{
+	char opts[128];
+	struct stat st;
+
+	mkdir(FUSE_DIR, 0755);
+	fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fuse_fd < 0) {
+		say("fusestall: /dev/fuse: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(opts, sizeof(opts),
+		 "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other",
+		 fuse_fd);
+	if (mount("wb-nop5", FUSE_DIR, "fuse", MS_NOSUID | MS_NODEV, opts)) {
+		say("fusestall: mount: %s", strerror(errno));
+		return -1;
+	}
+	pthread_create(th, NULL, fuse_server, NULL);
+	if (stat(FUSE_DIR, &st))
+		return -1;
+	/* the connection's control file, to end the stall at the end */
+	mkdir("/sys/fs/fuse/connections", 0755);
+	mount("fusectl", "/sys/fs/fuse/connections", "fusectl", 0, NULL);
+	snprintf(abort_path, len, "/sys/fs/fuse/connections/%u/abort",
+		 (unsigned int)minor(st.st_dev));
+	return access(abort_path, W_OK);
+}
+
+static void fuse_stop(pthread_t th, const char *abort_path)
+{
+	int fd = open(abort_path, O_WRONLY);
+
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		say("fusestall: abort: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	umount2(FUSE_DIR, MNT_DETACH);
+	pthread_join(th, NULL);
+	close(fuse_fd);
+}
+
+/* The attacker: a jumping site's text replaced by "f", then moved. */
+static int fusestall_child(int ready)
+{
+	struct copy c, keep;
+	char msg = 'r';
+	int fd;
+	void *p;
+
+	drop_privileges();
+	/* a second copy keeps PROG mapped: the registration visits this mm */
+	if (copy_map(&c, ARENA) || copy_calls(&c, 2) ||
+	    copy_map(&keep, ARENA + (1UL << 24)))
+		return 2;
+	fd = open(FUSE_FILE, O_RDONLY);
+	if (fd < 0) {
+		say("fusestall: %s: %s", FUSE_FILE, strerror(errno));
+		return 2;
+	}
+	if (munmap(c.base, c.len))
+		return 2;
+	p = mmap(c.base, c.len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED,
+		 fd, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	if (write(ready, &msg, 1) != 1)
+		return 2;
+	p = mremap(c.base, c.len, c.len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   (void *)(ARENA + (1UL << 32)));
+	say("fusestall: mremap of the stale site's range: %s",
+	    p == MAP_FAILED ? strerror(errno) : "done");
+	return 0;
+}
+
+static pid_t fork_do(int close_fd, int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid)
+		return pid;
+	if (close_fd >= 0)
+		close(close_fd);
+	alarm(300);
+	_exit(fn(arg));
+}
+
+static int forks200(void *go)
+{
+	char msg;
+	int i;
+
+	/* started before the prober, told to begin once it is under way */
+	if (read(*(int *)go, &msg, 1) != 1)
+		return 2;
+	for (i = 0; i < 200; i++) {
+		pid_t k = fork();
+
+		if (k < 0)
+			return 2;
+		if (!k)
+			_exit(0);
+		waitpid(k, NULL, 0);
+	}
+	return 0;
+}
+
+static int toggle_probe(void *path)
+{
+	int fd = open(path, O_WRONLY), bad = 0;
+
+	if (fd < 0)
+		return 2;
+	bad |= write(fd, "1", 1) != 1;
+	bad |= write(fd, "0", 1) != 1;
+	close(fd);
+	return bad ? 2 : 0;
+}
+
+static int fusestall_attacker(void *ready)
+{
+	return fusestall_child(*(int *)ready);
+}
+
+/* Wait up to @secs for @pid; its status, or -1 if it is still running. */
+static int wait_bounded(pid_t pid, int secs)
+{
+	int status, i;
+
+	for (i = 0; i < secs * 10; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(100000);
+	}
+	return -1;
+}
+
+static int attack_fusestall(const char *enable)
+{
+	char abort_path[128], msg = 'g';
+	int pipefd[2], go[2], st_f, st_t, st_a, ret;
+	struct timespec t0, t1;
+	pid_t attacker, forker, toggler;
+	pthread_t th;
+
+	if (fuse_start(&th, abort_path, sizeof(abort_path)))
+		return 2;
+	if (pipe(pipefd) || pipe(go))
+		return 2;
+	attacker = fork_do(fuse_fd, fusestall_attacker, &pipefd[1]);
+	if (attacker < 0 || read(pipefd[0], &msg, 1) != 1)
+		return 2;
+	/* let the mremap() reach the site */
+	sleep(2);
+	say("fusestall: %d read(s) of the file asked for so far", fuse_reads);
+	/*
+	 * Nothing forks from here once the prober is under way: a fork()
+	 * that waited behind it would keep this process from ending the
+	 * stall.
+	 */
+	forker = fork_do(fuse_fd, forks200, &go[0]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	toggler = fork_do(fuse_fd, toggle_probe, (void *)enable);
+	usleep(500000);
+	if (forker < 0 || toggler < 0 || write(go[1], &msg, 1) != 1)
+		return 2;
+	st_t = wait_bounded(toggler, 60);
+	st_f = wait_bounded(forker, 5);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	say("fusestall: probe enabled and disabled: %s; 200 forks and exits: %s; %ld s",
+	    st_t < 0 ? "STILL WAITING" : status_str(st_t),
+	    st_f < 0 ? "STILL WAITING" : status_str(st_f),
+	    (long)(t1.tv_sec - t0.tv_sec));
+	ret = !(st_t >= 0 && WIFEXITED(st_t) && !WEXITSTATUS(st_t) &&
+		st_f >= 0 && WIFEXITED(st_f) && !WEXITSTATUS(st_f));
+	/* end the stall, whoever is in it, and collect everyone */
+	fuse_stop(th, abort_path);
+	st_a = wait_bounded(attacker, 60);
+	if (st_t < 0)
+		st_t = wait_bounded(toggler, 60);
+	if (st_f < 0)
+		st_f = wait_bounded(forker, 60);
+	say("fusestall: after the abort: attacker %s, prober %s, forker %s",
+	    st_a < 0 ? "STILL WAITING" : status_str(st_a),
+	    st_t < 0 ? "STILL WAITING" : status_str(st_t),
+	    st_f < 0 ? "STILL WAITING" : status_str(st_f));
+	if (st_a < 0 || !WIFEXITED(st_a) || WEXITSTATUS(st_a))
+		ret = ret ? ret : 2;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode;
@@ -693,6 +1020,8 @@ int main(int argc, char **argv)
 		ret = attack_calls(atol(argv[5]));
 	else if (!strcmp(mode, "stall"))
 		ret = attack_stall();
+	else if (!strcmp(mode, "fusestall") && argc > 5)
+		ret = attack_fusestall(argv[5]);
 	else
 		return 2;
 	say("%s: %s", mode, ret == 0 ? "held" : ret == 1 ? "GOT THROUGH" :
