@@ -78,7 +78,8 @@
  *    state) and when the address space is torn down.  Without an entry the
  *    call falls back to the lookup by address, which is always right: a
  *    task that jumped to its slot just before the probe went away finds no
- *    uprobe and steps over the NOP.
+ *    uprobe and steps over the NOP.  That lookup goes by the mapping at the
+ *    site only, never by reading the text there (uprobe_run_site()).
  *
  * Text changes follow the usual protocol for code other threads may be
  * running: with the int3 in place, write the four tail bytes, serialize
