@@ -48,6 +48,10 @@
  *                     PROG, with fork() held off, so a probe path that
  *                     waited on that page with the mmap_lock held would
  *                     stop every fork() on the machine
+ *   fuseslot ENABLE   the same, with the site's text moved away (which
+ *                     empties its slot's entry), "f" mapped where it was
+ *                     and a thread sent into the slot: the system call's
+ *                     lookup by address must not wait on "f" either
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -210,15 +214,18 @@ static int in_child(int (*fn)(void *), void *arg, int drop)
 
 static const char *status_str(int status)
 {
-	static char buf[64];
+	/* a few at once in one message */
+	static char bufs[4][64];
+	static int next;
+	char *buf = bufs[next++ % 4];
 
 	if (status < 0)
 		return "no child";
 	if (WIFSIGNALED(status))
-		snprintf(buf, sizeof(buf), "killed by %s",
+		snprintf(buf, sizeof(bufs[0]), "killed by %s",
 			 strsignal(WTERMSIG(status)));
 	else
-		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(status));
+		snprintf(buf, sizeof(bufs[0]), "exit %d", WEXITSTATUS(status));
 	return buf;
 }
 
@@ -838,36 +845,79 @@ static void fuse_stop(pthread_t th, const char *abort_path)
 	close(fuse_fd);
 }
 
-/* The attacker: a jumping site's text replaced by "f", then moved. */
-static int fusestall_child(int ready)
+struct fuse_attacker {
+	int ready;		/* written once the stall is set up */
+	int done;		/* read: EOF when the parent is done */
+	int done_w;		/* its other end, the parent's */
+	int slot;		/* the fuseslot variant */
+};
+
+static void *slot_caller(void *slot)
 {
+	/* enters the slot as the jump would; never comes back */
+	((void (*)(void))slot)();
+	return NULL;
+}
+
+/*
+ * The attacker, as uid 65534: a site made to jump, then either (fusestall)
+ * its text replaced by "f" and the range moved, or (fuseslot) the text
+ * moved away, "f" mapped where it was and a thread sent into the slot,
+ * whose entry the move emptied.  It stays until the parent is done, so
+ * that the registration visits its address space.
+ */
+static int fusestall_child(struct fuse_attacker *a)
+{
+	unsigned long slot;
 	struct copy c, keep;
+	pthread_t th;
 	char msg = 'r';
+	int32_t rel;
 	int fd;
 	void *p;
 
+	close(a->done_w);
 	drop_privileges();
 	/* a second copy keeps PROG mapped: the registration visits this mm */
 	if (copy_map(&c, ARENA) || copy_calls(&c, 2) ||
 	    copy_map(&keep, ARENA + (1UL << 24)))
 		return 2;
+	if (c.site[0] != 0xe9) {
+		say("fusestall: the site was not optimized (%02x)", c.site[0]);
+		return 2;
+	}
+	memcpy(&rel, c.site + 1, 4);
+	slot = (unsigned long)c.site + 5 + rel;
 	fd = open(FUSE_FILE, O_RDONLY);
 	if (fd < 0) {
 		say("fusestall: %s: %s", FUSE_FILE, strerror(errno));
 		return 2;
 	}
-	if (munmap(c.base, c.len))
+	if (a->slot) {
+		p = mremap(c.base, c.len, c.len, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   (void *)(ARENA + (1UL << 32)));
+		if (p == MAP_FAILED)
+			return 2;
+	} else if (munmap(c.base, c.len)) {
 		return 2;
+	}
 	p = mmap(c.base, c.len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED,
 		 fd, 0);
 	if (p == MAP_FAILED)
 		return 2;
-	if (write(ready, &msg, 1) != 1)
+	if (write(a->ready, &msg, 1) != 1)
 		return 2;
-	p = mremap(c.base, c.len, c.len, MREMAP_MAYMOVE | MREMAP_FIXED,
-		   (void *)(ARENA + (1UL << 32)));
-	say("fusestall: mremap of the stale site's range: %s",
-	    p == MAP_FAILED ? strerror(errno) : "done");
+	if (a->slot) {
+		pthread_create(&th, NULL, slot_caller, (void *)slot);
+		say("fuseslot: a thread entered the emptied slot");
+	} else {
+		p = mremap(c.base, c.len, c.len, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   (void *)(ARENA + (2UL << 32)));
+		say("fusestall: mremap of the stale site's range: %s",
+		    p == MAP_FAILED ? strerror(errno) : "done");
+	}
+	while (read(a->done, &msg, 1) > 0)
+		;
 	return 0;
 }
 
@@ -917,9 +967,9 @@ static int toggle_probe(void *path)
 	return bad ? 2 : 0;
 }
 
-static int fusestall_attacker(void *ready)
+static int fusestall_attacker(void *a)
 {
-	return fusestall_child(*(int *)ready);
+	return fusestall_child(a);
 }
 
 /* Wait up to @secs for @pid; its status, or -1 if it is still running. */
@@ -935,24 +985,35 @@ static int wait_bounded(pid_t pid, int secs)
 	return -1;
 }
 
-static int attack_fusestall(const char *enable)
+static int attack_fusestall(const char *enable, int slot)
 {
+	const char *name = slot ? "fuseslot" : "fusestall";
 	char abort_path[128], msg = 'g';
-	int pipefd[2], go[2], st_f, st_t, st_a, ret;
+	int pipefd[2], go[2], done[2], st_f, st_t, st_a, ret, reads;
+	struct fuse_attacker a = { .slot = slot };
 	struct timespec t0, t1;
 	pid_t attacker, forker, toggler;
 	pthread_t th;
 
 	if (fuse_start(&th, abort_path, sizeof(abort_path)))
 		return 2;
-	if (pipe(pipefd) || pipe(go))
+	if (pipe(pipefd) || pipe(go) || pipe(done))
 		return 2;
-	attacker = fork_do(fuse_fd, fusestall_attacker, &pipefd[1]);
-	if (attacker < 0 || read(pipefd[0], &msg, 1) != 1)
+	a.ready = pipefd[1];
+	a.done = done[0];
+	a.done_w = done[1];
+	attacker = fork_do(fuse_fd, fusestall_attacker, &a);
+	/* the attacker holds the only other end: EOF if it fails */
+	close(pipefd[1]);
+	close(done[0]);
+	if (attacker < 0 || read(pipefd[0], &msg, 1) != 1) {
+		fuse_stop(th, abort_path);
 		return 2;
-	/* let the mremap() reach the site */
+	}
+	/* let the mremap() or the slot reach the site */
 	sleep(2);
-	say("fusestall: %d read(s) of the file asked for so far", fuse_reads);
+	reads = fuse_reads;
+	say("%s: %d read(s) of the file asked for so far", name, reads);
 	/*
 	 * Nothing forks from here once the prober is under way: a fork()
 	 * that waited behind it would keep this process from ending the
@@ -967,24 +1028,32 @@ static int attack_fusestall(const char *enable)
 	st_t = wait_bounded(toggler, 60);
 	st_f = wait_bounded(forker, 5);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	say("fusestall: probe enabled and disabled: %s; 200 forks and exits: %s; %ld s",
-	    st_t < 0 ? "STILL WAITING" : status_str(st_t),
+	say("%s: probe enabled and disabled: %s; 200 forks and exits: %s; %ld s",
+	    name, st_t < 0 ? "STILL WAITING" : status_str(st_t),
 	    st_f < 0 ? "STILL WAITING" : status_str(st_f),
 	    (long)(t1.tv_sec - t0.tv_sec));
 	ret = !(st_t >= 0 && WIFEXITED(st_t) && !WEXITSTATUS(st_t) &&
 		st_f >= 0 && WIFEXITED(st_f) && !WEXITSTATUS(st_f));
+	/* the move has no reason to read the file: nothing of ours may */
+	if (!slot && reads) {
+		say("fusestall: the kernel asked for the file's page");
+		ret = 1;
+	}
 	/* end the stall, whoever is in it, and collect everyone */
 	fuse_stop(th, abort_path);
+	close(done[1]);
 	st_a = wait_bounded(attacker, 60);
 	if (st_t < 0)
 		st_t = wait_bounded(toggler, 60);
 	if (st_f < 0)
 		st_f = wait_bounded(forker, 60);
-	say("fusestall: after the abort: attacker %s, prober %s, forker %s",
-	    st_a < 0 ? "STILL WAITING" : status_str(st_a),
+	say("%s: after the abort: attacker %s, prober %s, forker %s",
+	    name, st_a < 0 ? "STILL WAITING" : status_str(st_a),
 	    st_t < 0 ? "STILL WAITING" : status_str(st_t),
 	    st_f < 0 ? "STILL WAITING" : status_str(st_f));
-	if (st_a < 0 || !WIFEXITED(st_a) || WEXITSTATUS(st_a))
+	/* the slot's thread returns into "f", which the abort made SIGBUS */
+	if (st_a < 0 || (WIFEXITED(st_a) && WEXITSTATUS(st_a)) ||
+	    (!slot && !WIFEXITED(st_a)))
 		ret = ret ? ret : 2;
 	return ret;
 }
@@ -1021,7 +1090,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "stall"))
 		ret = attack_stall();
 	else if (!strcmp(mode, "fusestall") && argc > 5)
-		ret = attack_fusestall(argv[5]);
+		ret = attack_fusestall(argv[5], 0);
+	else if (!strcmp(mode, "fuseslot") && argc > 5)
+		ret = attack_fusestall(argv[5], 1);
 	else
 		return 2;
 	say("%s: %s", mode, ret == 0 ? "held" : ret == 1 ? "GOT THROUGH" :
