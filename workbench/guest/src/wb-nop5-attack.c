@@ -1025,8 +1025,10 @@ static int attack_fusestall(const char *enable, int slot)
 	usleep(500000);
 	if (forker < 0 || toggler < 0 || write(go[1], &msg, 1) != 1)
 		return 2;
+	/* one bound for both, 60 s from the prober's start */
 	st_t = wait_bounded(toggler, 60);
-	st_f = wait_bounded(forker, 5);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	st_f = wait_bounded(forker, 65 - (int)(t1.tv_sec - t0.tv_sec));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	say("%s: probe enabled and disabled: %s; 200 forks and exits: %s; %ld s",
 	    name, st_t < 0 ? "STILL WAITING" : status_str(st_t),
