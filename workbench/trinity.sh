@@ -10,7 +10,7 @@
 # for ours, the last trinity run on the matching stock kind shows: the
 # question is whether ours adds a report, not whether trinity finds
 # anything in 6.12.  A stock run saves its reports for that comparison in
-# build/STOCK/runs/trinity/known.results.
+# build/STOCK/runs/trinity/reports.results.
 . "$(dirname "$0")/common.sh"
 WB_PHASE=trinity
 kind=${1:-ours}
