@@ -32,10 +32,11 @@
  *                     later: it must not see it
  *   dontfork          MADV_DONTFORK on the trampoline, then a forged slot
  *                     in the child where the trampoline was: no hit
- *   calls N           N calls in a copy, a fork() whose child makes N
- *                     more (a refused fork is allowed: failure injection),
- *                     N more in the parent; prints the calls made and the
- *                     site's bytes, and checks hits = calls
+ *   calls N           N calls in a copy, a fork() whose child moves the
+ *                     copy (mremap()) and makes N more (a refused fork is
+ *                     allowed: failure injection), N more in the parent;
+ *                     prints the calls made and the site's bytes, and
+ *                     checks hits = calls
  *   stall             a thread blocked on a userfaultfd page that nobody
  *                     serves and an mremap() of a range with a stale site
  *                     over such a page, while another process forks and
@@ -545,6 +546,25 @@ static int attack_dontfork(void)
 
 /* ---- calls ---- */
 
+/* Move @c's text to a free range the kernel picks (near the rest). */
+static int copy_move(struct copy *c)
+{
+	char *to = mmap(NULL, c->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	char *p;
+
+	if (to == MAP_FAILED)
+		return -1;
+	p = mremap(c->base, c->len, c->len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	if (p != to)
+		return -1;
+	c->fn = (long (*)(long))(void *)(p + ((unsigned long)c->fn -
+					   (unsigned long)c->base));
+	c->site = (unsigned char *)p + (c->site - (unsigned char *)c->base);
+	c->base = p;
+	return 0;
+}
+
 static int attack_calls(long n)
 {
 	long before = profile_hits(), calls = 0, bad = 0, after;
@@ -562,7 +582,9 @@ static int attack_calls(long n)
 		forkerr = errno;
 	} else if (!pid) {
 		alarm(60);
-		_exit(copy_calls(&c, n) != 0);
+		/* the child's text moves before its calls: a jump that the
+		 * move left in place would now land anywhere */
+		_exit(copy_move(&c) || copy_calls(&c, n) != 0);
 	} else {
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status))
