@@ -53,6 +53,11 @@
  *                     empties its slot's entry), "f" mapped where it was
  *                     and a thread sent into the slot: the system call's
  *                     lookup by address must not wait on "f" either
+ *   charge ENABLE N   N processes in a new memory cgroup, each with its
+ *                     site optimized, against the same with the probe
+ *                     disabled (root writes ENABLE): the cgroup's kernel
+ *                     memory must grow by at least the trampoline page of
+ *                     each (exit 3: no memory cgroup in this kernel)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -617,6 +622,160 @@ static int attack_calls(long n)
 	return 0;
 }
 
+/* ---- charge ---- */
+
+#define CG_ROOT		"/sys/fs/cgroup"
+
+static int write_str(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY), bad;
+
+	if (fd < 0)
+		return -1;
+	bad = write(fd, str, strlen(str)) != (ssize_t)strlen(str);
+	close(fd);
+	return bad ? -1 : 0;
+}
+
+/* The field @key of the memory.stat of cgroup @cg, in bytes; -1 if none. */
+static long long cg_stat(const char *cg, const char *key)
+{
+	char path[256], name[64];
+	long long val, ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", name, &val) == 2) {
+		if (!strcmp(name, key)) {
+			ret = val;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* One process of a charge run: hit the site, say how it looks, wait. */
+static void charge_member(int ready, int hold)
+{
+	struct copy c;
+	char ch;
+
+	if (copy_map(&c, 0) || copy_calls(&c, 3))
+		ch = 'x';
+	else
+		ch = c.site[0] == 0xe9 ? 'j' : 'n';
+	if (write(ready, &ch, 1) != 1)
+		_exit(2);
+	/* until root lets go (end of file) */
+	while (read(hold, &ch, 1) > 0)
+		;
+	_exit(0);
+}
+
+/*
+ * @n processes of uid 65534 in the new memory cgroup @cg, each with a
+ * private copy of the text whose site it hit three times; while they all
+ * live, the cgroup's kernel memory other than page tables (bytes), or -1.
+ * @jumps gets how many of the sites were jumps.
+ */
+static long long charge_run(const char *cg, int n, int *jumps)
+{
+	int ready[2], hold[2], i, bad = 0;
+	long long kmem = -1;
+	char path[256], ch;
+	pid_t leader;
+
+	*jumps = 0;
+	if ((mkdir(cg, 0755) && errno != EEXIST) || pipe(ready) || pipe(hold))
+		return -1;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	fflush(stdout);
+	leader = fork();
+	if (leader < 0)
+		return -1;
+	if (!leader) {
+		alarm(120);
+		close(ready[0]);
+		close(hold[1]);
+		/* "0" moves the writer itself */
+		if (write_str(path, "0"))
+			_exit(2);
+		drop_privileges();
+		for (i = 0; i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				_exit(2);
+			if (!pid)
+				charge_member(ready[1], hold[0]);
+		}
+		close(ready[1]);
+		close(hold[0]);
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	for (i = 0; i < n; i++) {
+		if (read(ready[0], &ch, 1) != 1 || ch == 'x')
+			bad = 1;
+		*jumps += ch == 'j';
+	}
+	if (!bad) {
+		/* memcg statistics are flushed every 2 s */
+		sleep(3);
+		kmem = cg_stat(cg, "kernel") - cg_stat(cg, "pagetables");
+	}
+	close(hold[1]);
+	close(ready[0]);
+	waitpid(leader, NULL, 0);
+	for (i = 0; i < 50 && rmdir(cg) && errno == EBUSY; i++)
+		usleep(100000);
+	return kmem;
+}
+
+/*
+ * Every allocation the nop5 path makes for a process (its state, its
+ * trampoline page and the page's table) is charged to the process's memory
+ * cgroup: with the probe enabled, @n processes that each had their site
+ * optimized must show at least a page each more kernel memory than the
+ * same processes with the probe disabled.  The trampoline page alone is a
+ * page; uncharged, what remains of the difference is the mm core's own
+ * (a VMA, an anon_vma: well under a page).  3: no memory cgroup here.
+ */
+static int attack_charge(const char *enable, int n)
+{
+	long long on, off;
+	int jon, joff;
+
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		mount("none", CG_ROOT, "cgroup2", 0, NULL);
+	if (write_str(CG_ROOT "/cgroup.subtree_control", "+memory")) {
+		say("charge: no memory controller (CONFIG_MEMCG) here");
+		return 3;
+	}
+	if (write_str(enable, "1"))
+		return 2;
+	on = charge_run(CG_ROOT "/wb-nop5-on", n, &jon);
+	if (write_str(enable, "0"))
+		return 2;
+	off = charge_run(CG_ROOT "/wb-nop5-off", n, &joff);
+	if (write_str(enable, "1"))
+		return 2;
+	if (on < 0 || off < 0)
+		return 2;
+	say("charge: %d processes, %d and %d sites jumping: kernel memory %lld KiB with the probe, %lld KiB without, %lld bytes a process",
+	    n, jon, joff, on >> 10, off >> 10, (on - off) / n);
+	if (jon != n || joff)
+		return 2;
+	return on - off >= (long long)n * (long long)PG ? 0 : 1;
+}
+
 /* ---- stall ---- */
 
 static void *uffd_toucher(void *arg)
@@ -1117,9 +1276,11 @@ int main(int argc, char **argv)
 		ret = attack_fusestall(argv[5], 0);
 	else if (!strcmp(mode, "fuseslot") && argc > 5)
 		ret = attack_fusestall(argv[5], 1);
+	else if (!strcmp(mode, "charge") && argc > 6)
+		ret = attack_charge(argv[5], atoi(argv[6]));
 	else
 		return 2;
 	say("%s: %s", mode, ret == 0 ? "held" : ret == 1 ? "GOT THROUGH" :
-	    "setup failed");
+	    ret == 3 ? "not available" : "setup failed");
 	return ret;
 }
