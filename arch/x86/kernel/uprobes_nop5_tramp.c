@@ -11,13 +11,13 @@
  * guards the page list.  Calls uprobes_nop5_table.c only.
  */
 #include <linux/mm.h>
+#include <linux/mmu_context.h>
 #include <linux/rcupdate_trace.h>
 #include <linux/sched/mm.h>
 #include <linux/security.h>
 #include <linux/sizes.h>
 #include <linux/uprobe_site.h>
 
-#include <asm/mmu_context.h>
 #include <asm/unistd.h>
 
 #include "uprobes_nop5.h"
