@@ -124,6 +124,18 @@ static void drop_privileges(void)
 	}
 }
 
+/* Write @str to the file @path in one write(); 0 or -1. */
+static int write_str(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY), bad;
+
+	if (fd < 0)
+		return -1;
+	bad = write(fd, str, strlen(str)) != (ssize_t)strlen(str);
+	close(fd);
+	return bad ? -1 : 0;
+}
+
 /* A private copy of PROG's text around the site, at @at (0: anywhere). */
 static int copy_map(struct copy *c, unsigned long at)
 {
@@ -626,17 +638,6 @@ static int attack_calls(long n)
 
 #define CG_ROOT		"/sys/fs/cgroup"
 
-static int write_str(const char *path, const char *str)
-{
-	int fd = open(path, O_WRONLY), bad;
-
-	if (fd < 0)
-		return -1;
-	bad = write(fd, str, strlen(str)) != (ssize_t)strlen(str);
-	close(fd);
-	return bad ? -1 : 0;
-}
-
 /* The field @key of the memory.stat of cgroup @cg, in bytes; -1 if none. */
 static long long cg_stat(const char *cg, const char *key)
 {
@@ -1015,12 +1016,8 @@ static int fuse_start(pthread_t *th, char *abort_path, size_t len)
 
 static void fuse_stop(pthread_t th, const char *abort_path)
 {
-	int fd = open(abort_path, O_WRONLY);
-
-	if (fd < 0 || write(fd, "1", 1) != 1)
+	if (write_str(abort_path, "1"))
 		say("fusestall: abort: %s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
 	umount2(FUSE_DIR, MNT_DETACH);
 	pthread_join(th, NULL);
 	close(fuse_fd);
@@ -1138,14 +1135,7 @@ static int forks200(void *go)
 
 static int toggle_probe(void *path)
 {
-	int fd = open(path, O_WRONLY), bad = 0;
-
-	if (fd < 0)
-		return 2;
-	bad |= write(fd, "1", 1) != 1;
-	bad |= write(fd, "0", 1) != 1;
-	close(fd);
-	return bad ? 2 : 0;
+	return write_str(path, "1") || write_str(path, "0") ? 2 : 0;
 }
 
 static int fusestall_attacker(void *a)
