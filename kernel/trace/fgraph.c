@@ -629,17 +629,17 @@ static noinline void fg_managed_return(struct task_struct *t,
 }
 
 /*
- * arm64's return_to_handler makes fregs->fp and fregs->lr the frame record
- * of the returning call, lr holding the hook.  Give it the real return
- * address while the frame is still on the shadow stack: from then on an
- * unwind from a return callback, or from an interrupt until the record is
- * gone, reads the caller there without ftrace_graph_ret_addr().  Other
- * architectures build no such record.
+ * Where the arch's return_to_handler makes a frame record of the returning
+ * call in fregs, its return slot holding the hook (HAVE_FGRAPH_RETURN_FRAME,
+ * arm64: fp and lr), give it the real return address while the frame is
+ * still on the shadow stack: from then on an unwind from a return callback,
+ * or from an interrupt until the record is gone, reads the caller there
+ * without ftrace_graph_ret_addr().
  */
 static __always_inline void fg_show_caller(struct ftrace_regs *fregs,
 					   unsigned long real)
 {
-	if (IS_ENABLED(CONFIG_ARM64))
+	if (IS_ENABLED(CONFIG_HAVE_FGRAPH_RETURN_FRAME))
 		WRITE_ONCE(*ftrace_regs_return_slot(fregs), real);
 }
 

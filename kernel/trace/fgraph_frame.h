@@ -149,7 +149,7 @@ extern bool fgraph_killed;
  * which pops fprobe's direct frames without fgraph's dispatch).  Both are
  * permanent text, so an unwinder translates either at any time.
  */
-#if defined(CONFIG_X86_64) && defined(CONFIG_FPROBE)
+#if defined(CONFIG_HAVE_FPROBE_RETURN_HANDLER) && defined(CONFIG_FPROBE)
 # define FGRAPH_HAVE_FPROBE_HANDLER
 void fprobe_return_handler(void);
 /*

@@ -557,7 +557,7 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  * preemption off), but "callers idle" still needs a full wait: a task may
  * sit preempted at the top of ftrace_caller, outside any span.
  */
-#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_X86_64)
+#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_HAVE_FTRACE_NO_PREEMPT_CALLERS)
 #define FTRACE_CALLERS_UNPREEMPTIBLE	true
 #else
 #define FTRACE_CALLERS_UNPREEMPTIBLE	false
