@@ -251,12 +251,16 @@ struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
  */
 int ftrace_site_name(unsigned long ip, char *name, const char **modname);
 
-#if IS_BUILTIN(CONFIG_FTRACE_CORE_KUNIT_TEST)
-/* For the KUnit suite: a group of @addrs, unpublished and not NOPed. */
-struct ftrace_site_group *ftrace_site_group_build(struct module *mod,
-						  const unsigned long *addrs,
-						  unsigned int nr, int *err);
-void ftrace_site_group_free(struct ftrace_site_group *g);
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * ftrace_sites.c's group builders, VISIBLE_IF_KUNIT: the suite builds
+ * groups of made-up addresses that are neither NOPed nor published.
+ */
+struct ftrace_site_group *site_group_alloc(struct module *mod,
+					   unsigned int cap);
+int site_group_fill(struct ftrace_site_group *g, const unsigned long *start,
+		    const unsigned long *end, bool adjust);
+void site_group_free(struct ftrace_site_group *g);
 #endif
 
 #endif /* CONFIG_DYNAMIC_FTRACE */

@@ -36,7 +36,7 @@
  *
  * Private interface used: ftrace_enabled, ftrace_enabled_set() and
  * ftrace_core_dead() from ftrace_internal.h; the call-site cases also
- * build groups of made-up addresses (ftrace_site_group_build()) and look
+ * build groups of made-up addresses (fk_group_build()) and look
  * at the live records' encoding and states under ftrace_lock.
  */
 #include <kunit/test.h>
@@ -1800,6 +1800,29 @@ static struct module fk_fake_mod;
 /* Made-up module text address, 4 GiB below the top: only used as a number. */
 #define FK_MOD_BASE	0xffffffff00000000UL
 
+/*
+ * A group of the @nr call sites at @addrs (zeros ignored), as a module's
+ * are built, but neither NOPed nor published; NULL with *@err set on
+ * failure.  Free it with site_group_free().
+ */
+static struct ftrace_site_group *fk_group_build(struct module *mod,
+						const unsigned long *addrs,
+						unsigned int nr, int *err)
+{
+	struct ftrace_site_group *g = site_group_alloc(mod, nr);
+
+	if (!g) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = site_group_fill(g, addrs, addrs + nr, false);
+	if (*err) {
+		site_group_free(g);
+		return NULL;
+	}
+	return g;
+}
+
 static void fk_expect_sites(struct kunit *test, struct ftrace_site_group *g,
 			    const unsigned long *want, unsigned int nr)
 {
@@ -1829,14 +1852,14 @@ static void site_encoding_module_any_order(struct kunit *test)
 	struct ftrace_site_group *g;
 	int err;
 
-	g = ftrace_site_group_build(&fk_fake_mod, addrs, ARRAY_SIZE(addrs), &err);
+	g = fk_group_build(&fk_fake_mod, addrs, ARRAY_SIZE(addrs), &err);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_NOT_NULL(test, g);
 	fk_expect_sites(test, g, want, ARRAY_SIZE(want));
 	/* Offsets count from the lowest site; an untraced site is 4 bytes. */
 	KUNIT_EXPECT_EQ(test, g->base, want[0]);
 	KUNIT_EXPECT_EQ(test, sizeof(g->offs[0]), 4);
-	ftrace_site_group_free(g);
+	site_group_free(g);
 }
 
 static void site_encoding_span_limit(struct kunit *test)
@@ -1849,20 +1872,20 @@ static void site_encoding_span_limit(struct kunit *test)
 	struct ftrace_site_group *g;
 	int err;
 
-	g = ftrace_site_group_build(&fk_fake_mod, widest, 2, &err);
+	g = fk_group_build(&fk_fake_mod, widest, 2, &err);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, ftrace_site_ip(g, 1) - ftrace_site_ip(g, 0),
 			(unsigned long)FTRACE_SITE_OFF_MASK);
-	ftrace_site_group_free(g);
+	site_group_free(g);
 
-	g = ftrace_site_group_build(&fk_fake_mod, too_wide, 2, &err);
+	g = fk_group_build(&fk_fake_mod, too_wide, 2, &err);
 	KUNIT_EXPECT_EQ(test, err, -ERANGE);
 	KUNIT_EXPECT_PTR_EQ(test, g, NULL);
 
-	g = ftrace_site_group_build(&fk_fake_mod, none, 2, &err);
+	g = fk_group_build(&fk_fake_mod, none, 2, &err);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, g->nr, 0);
-	ftrace_site_group_free(g);
+	site_group_free(g);
 }
 
 static void site_encoding_vmlinux_text_edges(struct kunit *test)
@@ -1880,10 +1903,10 @@ static void site_encoding_vmlinux_text_edges(struct kunit *test)
 
 	/* Init text follows the kernel's text on both architectures here. */
 	KUNIT_ASSERT_LT(test, last, init);
-	g = ftrace_site_group_build(NULL, addrs, ARRAY_SIZE(addrs), &err);
+	g = fk_group_build(NULL, addrs, ARRAY_SIZE(addrs), &err);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	fk_expect_sites(test, g, want, ARRAY_SIZE(want));
-	ftrace_site_group_free(g);
+	site_group_free(g);
 }
 
 static void site_flags_and_state_on_demand(struct kunit *test)
@@ -1899,7 +1922,7 @@ static void site_flags_and_state_on_demand(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, addrs);
 	for (i = 0; i < nr; i++)	/* descending: the group sorts them */
 		addrs[i] = FK_MOD_BASE + 0x100000 - 16 * i;
-	g = ftrace_site_group_build(&fk_fake_mod, addrs, nr, &err);
+	g = fk_group_build(&fk_fake_mod, addrs, nr, &err);
 	KUNIT_ASSERT_EQ(test, err, 0);
 
 	/* The disabled mark lives in the offset's spare bit, ip unchanged. */
@@ -1935,7 +1958,7 @@ static void site_flags_and_state_on_demand(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st->rec.flags, (unsigned long)FTRACE_FL_TOUCHED);
 	KUNIT_EXPECT_EQ(test, ftrace_site_flags(g, at),
 			(unsigned long)FTRACE_FL_TOUCHED);
-	ftrace_site_group_free(g);
+	site_group_free(g);
 }
 
 /* The live records: a hooked site gets a state; an idle one costs 8 bytes. */
@@ -2010,7 +2033,7 @@ static void site_idle_chunks_reclaimed(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, addrs);
 	for (i = 0; i < nr; i++)
 		addrs[i] = FK_MOD_BASE + 32 * i;
-	g = ftrace_site_group_build(&fk_fake_mod, addrs, nr, &err);
+	g = fk_group_build(&fk_fake_mod, addrs, nr, &err);
 	KUNIT_ASSERT_EQ(test, err, 0);
 
 	st = ftrace_site_state_get(g, touched);
@@ -2045,7 +2068,7 @@ static void site_idle_chunks_reclaimed(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	KUNIT_EXPECT_EQ(test, st->rec.flags, (unsigned long)FTRACE_FL_TOUCHED);
 	KUNIT_EXPECT_EQ(test, st->rec.ip, ftrace_site_ip(g, touched));
-	ftrace_site_group_free(g);
+	site_group_free(g);
 }
 
 static struct kunit_case ftrace_core_cases[] = {
@@ -2111,3 +2134,4 @@ static struct kunit_suite ftrace_core_suite = {
 };
 
 kunit_test_suite(ftrace_core_suite);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -46,6 +46,7 @@
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 
 #include <asm/sections.h>
 
@@ -96,8 +97,8 @@ site_group_deref(struct ftrace_site_group __rcu *const *pp)
  * FTRACE_SITE_CHUNK sites][offs: cap].  Large ones (vmlinux) come from
  * vmalloc, which rounds to pages rather than to a power of two.
  */
-static struct ftrace_site_group *site_group_alloc(struct module *mod,
-						  unsigned int cap)
+VISIBLE_IF_KUNIT struct ftrace_site_group *site_group_alloc(struct module *mod,
+							    unsigned int cap)
 {
 	unsigned int nr_chunks = DIV_ROUND_UP(cap, FTRACE_SITE_CHUNK);
 	struct ftrace_site_group *g;
@@ -121,6 +122,7 @@ static struct ftrace_site_group *site_group_alloc(struct module *mod,
 	site_bytes_add(size);
 	return g;
 }
+EXPORT_SYMBOL_IF_KUNIT(site_group_alloc);
 
 static size_t site_history_bytes(const struct ftrace_site_group *g)
 {
@@ -139,7 +141,7 @@ static unsigned long *site_history(struct ftrace_site_group *g)
 }
 
 /* Free @g and its states; @g is unlinked and no reader can reach it. */
-static void site_group_free(struct ftrace_site_group *g)
+VISIBLE_IF_KUNIT void site_group_free(struct ftrace_site_group *g)
 {
 	unsigned int c;
 
@@ -154,6 +156,7 @@ static void site_group_free(struct ftrace_site_group *g)
 	kfree(g->history);
 	kvfree(g);
 }
+EXPORT_SYMBOL_IF_KUNIT(site_group_free);
 
 static void site_group_free_rcu(struct rcu_head *head)
 {
@@ -417,9 +420,9 @@ static unsigned long site_listed_ip(const struct ftrace_site_group *g,
  * call instruction by ftrace_call_adjust().  Returns 0, or -ERANGE if the
  * sites span 2 GiB or more (no image we load does).
  */
-static int site_group_fill(struct ftrace_site_group *g,
-			   const unsigned long *start, const unsigned long *end,
-			   bool adjust)
+VISIBLE_IF_KUNIT int site_group_fill(struct ftrace_site_group *g,
+				     const unsigned long *start,
+				     const unsigned long *end, bool adjust)
 {
 	unsigned long ip, lo = ULONG_MAX, hi = 0;
 	bool sorted = true;
@@ -456,6 +459,7 @@ static int site_group_fill(struct ftrace_site_group *g,
 		sort(g->offs, n, sizeof(*g->offs), site_off_cmp, NULL);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(site_group_fill);
 
 /*
  * Turn every call site of @g into the NOP.  A failure is reported through
@@ -1502,46 +1506,3 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 	kvfree(s.slots);
 	return s.found == cnt ? 0 : -ESRCH;
 }
-
-#if IS_BUILTIN(CONFIG_FTRACE_CORE_KUNIT_TEST)
-/**
- * ftrace_site_group_build - a group of call sites for the KUnit suite
- * @mod: the module the addresses stand for, or NULL for vmlinux (which
- *	 leaves out addresses outside kernel text)
- * @addrs: call-site addresses (not passed through ftrace_call_adjust(),
- *	   so made-up ones do), in any order, zeros ignored
- * @nr: number of addresses
- * @err: receives 0, -ENOMEM or -ERANGE
- *
- * The group is neither NOPed nor published; free it with
- * ftrace_site_group_free().
- *
- * Return: the group, or NULL with *@err set.
- */
-struct ftrace_site_group *ftrace_site_group_build(struct module *mod,
-						  const unsigned long *addrs,
-						  unsigned int nr, int *err)
-{
-	struct ftrace_site_group *g = site_group_alloc(mod, nr);
-
-	if (!g) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	*err = site_group_fill(g, addrs, addrs + nr, false);
-	if (*err) {
-		site_group_free(g);
-		return NULL;
-	}
-	return g;
-}
-
-/**
- * ftrace_site_group_free - free a group from ftrace_site_group_build()
- * @g: the group, or NULL
- */
-void ftrace_site_group_free(struct ftrace_site_group *g)
-{
-	site_group_free(g);
-}
-#endif

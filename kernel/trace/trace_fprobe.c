@@ -60,8 +60,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <kunit/visibility.h>
 
 #include "trace_dynevent.h"
+#include "trace_fprobe_kunit.h"
 #include "trace_probe.h"
 #include "trace_probe_kernel.h"
 #include "trace_probe_tmpl.h"
@@ -95,7 +97,7 @@ struct trace_fprobe {
 	struct trace_probe	tp;		/* last: has args[] */
 };
 
-static struct dyn_event_operations tfp_dyn_ops;
+VISIBLE_IF_KUNIT struct dyn_event_operations tfp_dyn_ops;
 
 /* Counts module arrivals, so a definition racing with one can look again. */
 static unsigned long tfp_module_gen;
@@ -1372,7 +1374,7 @@ static int tfp_dyn_free(struct dyn_event *ev)
 	return 0;
 }
 
-static struct dyn_event_operations tfp_dyn_ops = {
+VISIBLE_IF_KUNIT struct dyn_event_operations tfp_dyn_ops = {
 	.create		= tfp_dyn_create,
 	.show		= tfp_dyn_show,
 	.is_busy	= tfp_dyn_is_busy,
@@ -1380,15 +1382,8 @@ static struct dyn_event_operations tfp_dyn_ops = {
 	.match		= tfp_dyn_match,
 };
 
-#if IS_ENABLED(CONFIG_FPROBE_EVENTS_KUNIT_TEST)
-#include "trace_fprobe_kunit.h"
-
-/* For trace_fprobe_kunit.c: its definitions go through dyn_event_create(). */
-struct dyn_event_operations *trace_fprobe_kunit_ops(void)
-{
-	return &tfp_dyn_ops;
-}
-#endif
+/* trace_fprobe_kunit.c's definitions go through dyn_event_create(). */
+EXPORT_SYMBOL_IF_KUNIT(tfp_dyn_ops);
 
 /*
  * Early, so that definitions can be made before tracefs exists (kernel

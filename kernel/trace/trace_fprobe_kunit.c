@@ -44,24 +44,24 @@ noinline int tfpk_target(int a, long b)
 static int tfpk_define(const char *cmd)
 {
 	tprobe_log_forget_last();
-	return dyn_event_create(cmd, trace_fprobe_kunit_ops());
+	return dyn_event_create(cmd, &tfp_dyn_ops);
 }
 
 static void tfpk_remove_all(void)
 {
-	dyn_event_release("-:" TFPK_GROUP "/", trace_fprobe_kunit_ops());
+	dyn_event_release("-:" TFPK_GROUP "/", &tfp_dyn_ops);
 	dyn_event_release("-:fprobes/tfpk_target__entry",
-			  trace_fprobe_kunit_ops());
+			  &tfp_dyn_ops);
 	dyn_event_release("-:fprobes/tfpk_target__exit",
-			  trace_fprobe_kunit_ops());
-	dyn_event_release("-:tracepoints/kfree", trace_fprobe_kunit_ops());
+			  &tfp_dyn_ops);
+	dyn_event_release("-:tracepoints/kfree", &tfp_dyn_ops);
 }
 
 /* What dynamic_events lists for GROUP/EVENT, without the newline. */
 static bool tfpk_listing(const char *group, const char *event, char *buf,
 			 size_t size)
 {
-	struct dyn_event_operations *ops = trace_fprobe_kunit_ops();
+	struct dyn_event_operations *ops = &tfp_dyn_ops;
 	struct seq_file m = { .buf = buf, .size = size };
 	struct dyn_event *pos;
 	bool found = false;
@@ -212,12 +212,12 @@ static void tfpk_sibling_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tfpk_define("f:tfpk/sib tfpk_target x=$arg2"), 0);
 	/* a removal naming the second probe's argument removes only it */
 	KUNIT_EXPECT_EQ(test, dyn_event_release("-:tfpk/sib tfpk_target x=$arg2",
-						trace_fprobe_kunit_ops()), 0);
+						&tfp_dyn_ops), 0);
 	KUNIT_EXPECT_EQ(test, dyn_event_release("-:tfpk/sib tfpk_target x=$arg2",
-						trace_fprobe_kunit_ops()),
+						&tfp_dyn_ops),
 			-ENOENT);
 	KUNIT_EXPECT_EQ(test, dyn_event_release("-:tfpk/sib",
-						trace_fprobe_kunit_ops()), 0);
+						&tfp_dyn_ops), 0);
 }
 
 /* ---- Records ---- */
@@ -547,13 +547,13 @@ static void tfpk_busy_while_enabled(struct kunit *test)
 
 	tfpk_setup(test, &env, "f:tfpk/busy tfpk_target", TFPK_GROUP, "busy");
 	KUNIT_EXPECT_EQ(test, dyn_event_release("-:tfpk/busy",
-						trace_fprobe_kunit_ops()),
+						&tfp_dyn_ops),
 			-EBUSY);
 	KUNIT_EXPECT_TRUE(test, tfpk_listing(TFPK_GROUP, "busy", buf,
 					     sizeof(buf)));
 	trace_array_set_clr_event(env.tr, TFPK_GROUP, "busy", false);
 	KUNIT_EXPECT_EQ(test, dyn_event_release("-:tfpk/busy",
-						trace_fprobe_kunit_ops()), 0);
+						&tfp_dyn_ops), 0);
 	KUNIT_EXPECT_FALSE(test, tfpk_listing(TFPK_GROUP, "busy", buf,
 					      sizeof(buf)));
 	tfpk_teardown(&env, TFPK_GROUP, "busy");
@@ -578,3 +578,4 @@ static struct kunit_suite tfpk_suite = {
 };
 
 kunit_test_suite(tfpk_suite);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

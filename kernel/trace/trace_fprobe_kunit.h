@@ -7,9 +7,12 @@
 #ifndef _KERNEL_TRACE_FPROBE_KUNIT_H
 #define _KERNEL_TRACE_FPROBE_KUNIT_H
 
-struct dyn_event_operations;
+#if IS_ENABLED(CONFIG_KUNIT)
+/* trace_fprobe.c, VISIBLE_IF_KUNIT */
+extern struct dyn_event_operations tfp_dyn_ops;
+#endif
 
-struct dyn_event_operations *trace_fprobe_kunit_ops(void);
+/* trace_fprobe_kunit.c */
 int tfpk_target(int a, long b);
 
 #endif /* _KERNEL_TRACE_FPROBE_KUNIT_H */
