@@ -52,6 +52,7 @@
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/bpf-cgroup.h>
 #include <linux/ctype.h>
 #include <linux/error-injection.h>
@@ -67,8 +68,8 @@
 #include <asm/setup.h>		/* COMMAND_LINE_SIZE */
 
 #include "trace_dynevent.h"
+#include "trace_kprobe.h"
 #include "trace_kprobe_selftest.h"
-#include "trace_kprobe_test.h"
 #include "trace_probe.h"
 #include "trace_probe_tmpl.h"
 #include "trace_probe_kernel.h"
@@ -76,23 +77,6 @@
 #define KPROBE_EVENT_SYSTEM	"kprobes"
 /* kretprobe instances are walked as a list: keep their number sane */
 #define KRETPROBE_MAXACTIVE_MAX	4096
-
-/*
- * One probe point of a kprobe event.  @rp.kp is the kprobe of an entry
- * probe and the entry kprobe of a return probe (whose @rp.handler is set).
- * @symbol is "[MOD:]SYM" as written (without +OFFS), NULL for a probe on
- * a raw address; @rp.kp.symbol_name points to it.  @registered tells
- * whether the kprobes core holds @rp (event_mutex).
- */
-struct trace_kprobe {
-	struct dyn_event	devent;		/* on dyn_event_list */
-	struct kretprobe	rp;
-	unsigned long __percpu	*nhit;		/* hits, armed or not */
-	char			*symbol;
-	bool			is_return;
-	bool			registered;
-	struct trace_probe	tp;		/* last: has args[] */
-};
 
 static struct dyn_event_operations trace_kprobe_ops;
 
@@ -112,7 +96,16 @@ static struct trace_kprobe *tk_of_call(struct trace_event_call *call)
 	return tp ? container_of(tp, struct trace_kprobe, tp) : NULL;
 }
 
-static unsigned long tk_hits(struct trace_kprobe *tk)
+/**
+ * tk_hits - the hits of a probe, as kprobe_profile shows them
+ * @tk: the probe
+ *
+ * Counts every hit the handlers saw, armed or not.
+ *
+ * Context: any; the per-CPU counts are read without a lock.
+ * Return: the sum over all CPUs.
+ */
+VISIBLE_IF_KUNIT unsigned long tk_hits(struct trace_kprobe *tk)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -121,9 +114,18 @@ static unsigned long tk_hits(struct trace_kprobe *tk)
 		sum += *per_cpu_ptr(tk->nhit, cpu);
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_hits);
 
-/* Hits the kprobes core could not handle (recursion, no free instance) */
-static unsigned long tk_missed(struct trace_kprobe *tk)
+/**
+ * tk_missed - the misses of a probe, as kprobe_profile shows them
+ * @tk: the probe
+ *
+ * Hits the kprobes core could not handle (recursion, no free instance).
+ *
+ * Context: any.
+ * Return: the kprobe's misses, and the kretprobe's for a return probe.
+ */
+VISIBLE_IF_KUNIT unsigned long tk_missed(struct trace_kprobe *tk)
 {
 	unsigned long missed = tk->rp.kp.nmissed;
 
@@ -131,6 +133,7 @@ static unsigned long tk_missed(struct trace_kprobe *tk)
 		missed += tk->rp.nmissed;
 	return missed;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_missed);
 
 /* The probed address now, or 0 when the symbol is not (yet) known. */
 static unsigned long tk_address(struct trace_kprobe *tk)
@@ -930,8 +933,15 @@ static struct trace_kprobe *tk_alloc(const char *group, const char *event,
 	return tk;
 }
 
-/* Called with event_mutex held. */
-static struct trace_kprobe *tk_find(const char *event, const char *group)
+/**
+ * tk_find - the first probe of a kprobe event
+ * @event: the event's name
+ * @group: the event's group
+ *
+ * Context: event_mutex held.
+ * Return: the probe, or NULL when there is no such kprobe event.
+ */
+VISIBLE_IF_KUNIT struct trace_kprobe *tk_find(const char *event, const char *group)
 {
 	struct trace_kprobe *tk;
 	struct dyn_event *pos;
@@ -945,6 +955,7 @@ static struct trace_kprobe *tk_find(const char *event, const char *group)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_find);
 
 /* Are @a and @b on the same site? */
 static bool tk_same_site(struct trace_kprobe *a, struct trace_kprobe *b)
@@ -1396,17 +1407,37 @@ static int tk_dyn_create(const char *raw_command)
 	return trace_probe_create(raw_command, tk_dyn_create_argv);
 }
 
-/* One line of kprobe_events (or of the in-kernel API): define or remove. */
-static int tk_events_run(const char *cmd)
+/**
+ * tk_events_run - run one line of kprobe_events
+ * @cmd: a definition, or a removal ("-:[GRP/]EVENT [SITE [ARGS]]")
+ *
+ * Also runs the lines of the in-kernel API, of kprobe_event= and of the
+ * boot-time selftest.
+ *
+ * Context: process context; takes dyn_event_ops_mutex and event_mutex.
+ * Return: 0, or the errno the write to kprobe_events would fail with.
+ */
+VISIBLE_IF_KUNIT int tk_events_run(const char *cmd)
 {
 	if (cmd[0] == '-')
 		return dyn_event_release(cmd, &trace_kprobe_ops);
 	return trace_probe_create_locked(cmd, tk_events_create_argv);
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_events_run);
 
 /* ---- dyn_event callbacks ---- */
 
-static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
+/**
+ * tk_dyn_show - the kprobe_events line of one probe
+ * @m: the seq_file to print into
+ * @ev: the probe's dyn_event (a kprobe event's)
+ *
+ * The dyn_event show callback, and the lines of kprobe_events.
+ *
+ * Context: event_mutex held.
+ * Return: 0.
+ */
+VISIBLE_IF_KUNIT int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = tk_of_dyn(ev);
 	char site[MAX_ARGSTR_LEN + 1];
@@ -1424,6 +1455,7 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	seq_putc(m, '\n');
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_dyn_show);
 
 /* Does "SITE [ARGS]" in @argv describe @tk (no @argv: yes)? */
 static bool tk_match_head(struct trace_kprobe *tk, int argc, const char **argv)
@@ -1975,85 +2007,37 @@ static __init int tk_init_tracefs(void)
 }
 fs_initcall(tk_init_tracefs);
 
-/* ---- Test hooks for the KUnit suite (trace_kprobe_kunit.c) ---- */
+/* ---- For the KUnit suite (trace_kprobe_kunit.c) ---- */
 
 #if IS_ENABLED(CONFIG_TRACE_KPROBE_KUNIT_TEST)
-int tk_test_run(const char *cmd)
-{
-	return tk_events_run(cmd);
-}
-
-struct trace_event_call *tk_test_call(const char *group, const char *event)
-{
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	return tk ? trace_probe_event_call(&tk->tp) : NULL;
-}
-
-/* The kprobe_events line of the first probe of GROUP/EVENT into @buf */
-int tk_test_listing(const char *group, const char *event, char *buf,
-		    size_t size)
-{
-	struct seq_file m = { .buf = buf, .size = size };
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	if (!tk)
-		return -ENOENT;
-	tk_dyn_show(&m, &tk->devent);
-	if (seq_has_overflowed(&m))
-		return -E2BIG;
-	buf[min(m.count, size - 1)] = '\0';
-	return 0;
-}
-
-/*
- * The argument part of a GROUP/EVENT record for a hit with @regs, twice:
- * into @quick as a hit stores it, into @slow with every argument through
- * the interpreter; @size bytes each, zeroed first.  Returns how many
- * arguments take the quick load, or a negative errno.
+/**
+ * tk_store_args_twice - the argument part of a probe's record, both ways
+ * @tk: an entry probe, or a return probe without entry data
+ * @regs: the registers of a made-up hit
+ * @quick: gets the arguments as a hit stores them
+ * @slow: gets them with every argument through process_fetch_insn()
+ * @size: bytes of @quick and of @slow; both are zeroed first
+ *
+ * For the KUnit suite: both stores are templates (trace_probe_tmpl.h) that
+ * only this translation unit instantiates for kprobe events.
+ *
+ * Context: event_mutex held.
+ * Return: 0, or -E2BIG when the arguments need more than @size bytes.
  */
-int tk_test_store_args(const char *group, const char *event,
-		       struct pt_regs *regs, void *quick, void *slow,
-		       size_t size)
+int tk_store_args_twice(struct trace_kprobe *tk, struct pt_regs *regs,
+			void *quick, void *slow, size_t size)
 {
-	struct trace_kprobe *tk;
-	int i, dsize, nr = 0;
+	int dsize = __get_data_size(&tk->tp, regs, NULL);
 
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	if (!tk)
-		return -ENOENT;
-	if (tk->is_return && tk->tp.entry_arg)
-		return -EINVAL;	/* no entry data here */
-	dsize = __get_data_size(&tk->tp, regs, NULL);
 	if (tk->tp.size + dsize > size)
 		return -E2BIG;
 	memset(quick, 0, size);
 	memset(slow, 0, size);
 	store_trace_args(quick, &tk->tp, regs, NULL, 0, dsize);
 	store_trace_args_slow(slow, &tk->tp, regs, NULL, 0, dsize);
-	for (i = 0; i < tk->tp.nr_args; i++)
-		nr += tk->tp.args[i].simple;
-	return nr;
-}
-
-int tk_test_counts(const char *group, const char *event, unsigned long *hits,
-		   unsigned long *missed)
-{
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	if (!tk)
-		return -ENOENT;
-	*hits = tk_hits(tk);
-	*missed = tk_missed(tk);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_store_args_twice);
 #endif
 
 /* ---- Boot-time selftest (CONFIG_FTRACE_STARTUP_TEST) ---- */
