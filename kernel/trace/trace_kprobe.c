@@ -10,8 +10,16 @@
  *
  * written to kprobe_events or dynamic_events.  The probe-definition library
  * (trace_probe.h) parses the fetch arguments, owns the trace event and
- * prints it; this file owns the probe point, the kprobe or kretprobe behind
- * it, and the hit path that turns a hit into a ring-buffer or perf record.
+ * prints it; the kprobe event layer (the trace_kprobe*.c files, mapped in
+ * trace_kprobe.h) owns the probe point, the kprobe or kretprobe behind it,
+ * and the hit path that turns a hit into a ring-buffer or perf record.
+ *
+ * This file holds the trace_kprobe objects, their trace event (fields,
+ * output, enable and disable) and the whole hit path: the load stage, the
+ * record writers for trace instances and perf, and the handlers the
+ * kprobes core calls.  The hit path stays in this one translation unit,
+ * so that its static helpers inline; this file calls no other file of
+ * the layer.
  *
  * Life of a probe:
  *
@@ -52,67 +60,30 @@
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/bpf-cgroup.h>
-#include <linux/ctype.h>
-#include <linux/error-injection.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include <asm/setup.h>		/* COMMAND_LINE_SIZE */
-
-#include "trace_dynevent.h"
-#include "trace_kprobe_selftest.h"
-#include "trace_kprobe_test.h"
-#include "trace_probe.h"
+#include "trace_kprobe.h"
 #include "trace_probe_tmpl.h"
 #include "trace_probe_kernel.h"
 
-#define KPROBE_EVENT_SYSTEM	"kprobes"
-/* kretprobe instances are walked as a list: keep their number sane */
-#define KRETPROBE_MAXACTIVE_MAX	4096
-
-/*
- * One probe point of a kprobe event.  @rp.kp is the kprobe of an entry
- * probe and the entry kprobe of a return probe (whose @rp.handler is set).
- * @symbol is "[MOD:]SYM" as written (without +OFFS), NULL for a probe on
- * a raw address; @rp.kp.symbol_name points to it.  @registered tells
- * whether the kprobes core holds @rp (event_mutex).
+/**
+ * tk_hits - the hits of a probe, as kprobe_profile shows them
+ * @tk: the probe
+ *
+ * Counts every hit the handlers saw, armed or not.
+ *
+ * Context: any; the per-CPU counts are read without a lock.
+ * Return: the sum over all CPUs.
  */
-struct trace_kprobe {
-	struct dyn_event	devent;		/* on dyn_event_list */
-	struct kretprobe	rp;
-	unsigned long __percpu	*nhit;		/* hits, armed or not */
-	char			*symbol;
-	bool			is_return;
-	bool			registered;
-	struct trace_probe	tp;		/* last: has args[] */
-};
-
-static struct dyn_event_operations trace_kprobe_ops;
-
-/* The kprobe event behind @ev, or NULL when @ev is another kind's */
-static struct trace_kprobe *tk_of_dyn(struct dyn_event *ev)
-{
-	if (ev->ops != &trace_kprobe_ops)
-		return NULL;
-	return container_of(ev, struct trace_kprobe, devent);
-}
-
-/* The first probe of the event behind @call, or NULL */
-static struct trace_kprobe *tk_of_call(struct trace_event_call *call)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-
-	return tp ? container_of(tp, struct trace_kprobe, tp) : NULL;
-}
-
-static unsigned long tk_hits(struct trace_kprobe *tk)
+unsigned long tk_hits(struct trace_kprobe *tk)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -121,9 +92,18 @@ static unsigned long tk_hits(struct trace_kprobe *tk)
 		sum += *per_cpu_ptr(tk->nhit, cpu);
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_hits);
 
-/* Hits the kprobes core could not handle (recursion, no free instance) */
-static unsigned long tk_missed(struct trace_kprobe *tk)
+/**
+ * tk_missed - the misses of a probe, as kprobe_profile shows them
+ * @tk: the probe
+ *
+ * Hits the kprobes core could not handle (recursion, no free instance).
+ *
+ * Context: any.
+ * Return: the kprobe's misses, and the kretprobe's for a return probe.
+ */
+unsigned long tk_missed(struct trace_kprobe *tk)
 {
 	unsigned long missed = tk->rp.kp.nmissed;
 
@@ -131,9 +111,10 @@ static unsigned long tk_missed(struct trace_kprobe *tk)
 		missed += tk->rp.nmissed;
 	return missed;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_missed);
 
 /* The probed address now, or 0 when the symbol is not (yet) known. */
-static unsigned long tk_address(struct trace_kprobe *tk)
+unsigned long tk_address(struct trace_kprobe *tk)
 {
 	unsigned long addr;
 
@@ -144,7 +125,7 @@ static unsigned long tk_address(struct trace_kprobe *tk)
 }
 
 /* "SYM", "SYM+OFFS" or "0xADDR": how listings and removals name the site */
-static void tk_format_site(struct trace_kprobe *tk, char *buf, size_t size)
+void tk_format_site(struct trace_kprobe *tk, char *buf, size_t size)
 {
 	if (!tk->symbol)
 		snprintf(buf, size, "0x%p", tk->rp.kp.addr);
@@ -425,7 +406,7 @@ static int tk_return_dispatch(struct kretprobe_instance *ri,
 NOKPROBE_SYMBOL(tk_return_dispatch);
 
 /* Entry handler of a return probe with $argN: save them for the return. */
-static int tk_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+int tk_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct trace_kprobe *tk;
@@ -637,7 +618,7 @@ static struct trace_event_fields tk_event_fields[] = {
 	{}
 };
 
-static void tk_setup_call(struct trace_kprobe *tk)
+void tk_setup_call(struct trace_kprobe *tk)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
 
@@ -647,240 +628,10 @@ static void tk_setup_call(struct trace_kprobe *tk)
 	call->flags = TRACE_EVENT_FL_KPROBE;
 }
 
-/* ---- The probe point: symbol checks, kprobes registration ---- */
-
-static int tk_count_match(void *data, unsigned long addr)
-{
-	(*(unsigned int *)data)++;
-	return 0;
-}
-
-struct tk_name_count {
-	const char	*name;
-	unsigned int	n;
-};
-
-static int tk_count_mod_match(void *data, const char *name, unsigned long addr)
-{
-	struct tk_name_count *c = data;
-
-	if (!strcmp(name, c->name))
-		c->n++;
-	return 0;
-}
-
-/*
- * 0 when @name names exactly one function (in module @modname, or
- * anywhere when it is NULL), -ENOENT when none, -EADDRNOTAVAIL when
- * several: a probe on such a name would be on one of them at random, so
- * it must be given as an address.
- */
-static int tk_name_is_unique(const char *modname, const char *name)
-{
-	struct tk_name_count c = { .name = name };
-
-	if (!modname)
-		kallsyms_on_each_match_symbol(tk_count_match, name, &c.n);
-	module_kallsyms_on_each_symbol(modname, tk_count_mod_match, &c);
-
-	if (!c.n)
-		return -ENOENT;
-	return c.n == 1 ? 0 : -EADDRNOTAVAIL;
-}
-
-#ifdef CONFIG_MODULES
-/* A reference on the live module @name, or NULL */
-static struct module *tk_module_get(const char *name)
-{
-	struct module *mod;
-
-	/* find_module() needs the module list stable: no preemption */
-	guard(preempt)();
-	mod = find_module(name);
-	return mod && try_module_get(mod) ? mod : NULL;
-}
-#else
-static struct module *tk_module_get(const char *name)
-{
-	return NULL;
-}
-#endif
-
-/*
- * Check "[MOD:]SYM" as tk_name_is_unique() does.  A symbol of a module
- * that is not loaded passes: it is checked when the module comes.
- */
-static int tk_check_symbol(const char *spec)
-{
-	const char *colon = strchr(spec, ':');
-	char modname[MODULE_NAME_LEN];
-	struct module *mod;
-	int ret;
-
-	if (!colon)
-		return tk_name_is_unique(NULL, spec);
-	if (colon - spec >= MODULE_NAME_LEN)
-		return -ENOENT;
-
-	strscpy(modname, spec, colon - spec + 1);
-	mod = tk_module_get(modname);
-	if (!mod)
-		return 0;
-	ret = tk_name_is_unique(modname, colon + 1);
-	module_put(mod);
-	return ret;
-}
-
-#ifdef CONFIG_MODULES
-/* Would @tk register if its module were there?  (It is not.) */
-static bool tk_waits_for_module(struct trace_kprobe *tk)
-{
-	const char *colon;
-	char modname[MODULE_NAME_LEN];
-	bool loaded;
-
-	if (!tk->symbol)
-		return false;
-	colon = strchr(tk->symbol, ':');
-	if (!colon || colon - tk->symbol >= MODULE_NAME_LEN)
-		return false;
-	strscpy(modname, tk->symbol, colon - tk->symbol + 1);
-	scoped_guard(preempt)
-		loaded = find_module(modname);
-	return !loaded;
-}
-#else
-static bool tk_waits_for_module(struct trace_kprobe *tk)
-{
-	return false;
-}
-#endif
-
-#if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
-/*
- * Is the function containing @addr built without a call site (notrace)?
- * Unknown addresses are left to the kprobes core to judge.
- */
-static bool tk_func_is_notrace(unsigned long addr)
-{
-	unsigned long size, offs;
-
-	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &offs))
-		return false;
-	return !ftrace_location(addr - offs);
-}
-
-/*
- * Probes stay off notrace functions: those are the ones the tracers
- * themselves run.  A compiler clone ("func.isra.0") has no call site of
- * its own; it is judged by the function it was made from.
- */
-static bool tk_in_notrace(struct trace_kprobe *tk)
-{
-	unsigned long addr = tk_address(tk);
-	char name[KSYM_NAME_LEN];
-
-	if (!tk_func_is_notrace(addr))
-		return false;
-	if (lookup_symbol_name(addr, name) || !strchr(name, '.'))
-		return true;
-	name[strcspn(name, ".")] = '\0';
-	addr = kallsyms_lookup_name(name);
-	return !addr || tk_func_is_notrace(addr);
-}
-#else
-static bool tk_in_notrace(struct trace_kprobe *tk)
-{
-	return false;
-}
-#endif
-
-/* Forget what the kprobes core wrote into @tk, so it can register again. */
-static void tk_kprobe_reset(struct trace_kprobe *tk)
-{
-	if (tk->symbol)
-		tk->rp.kp.addr = NULL;
-	tk->registered = false;
-}
-
-/* Put addresses into the "@SYM" arguments (a module may have just come). */
-static int tk_resolve_symbols(struct trace_kprobe *tk)
-{
-	struct probe_arg *arg = tk->tp.args;
-	struct probe_arg *end = arg + tk->tp.nr_args;
-	int ret = 0;
-
-	while (!ret && arg < end)
-		ret = traceprobe_update_arg(arg++);
-	return ret;
-}
-
-/*
- * Hand @tk to the kprobes core.  It starts armed only when its event is
- * enabled already: a probe joining an enabled event, or one whose module
- * just came.
- * Context: event_mutex held, or a local probe not shared yet.
- */
-static int tk_register(struct trace_kprobe *tk)
-{
-	bool armed = trace_probe_is_enabled(&tk->tp);
-	int ret;
-
-	if (tk->registered)
-		return -EINVAL;
-	ret = security_locked_down(LOCKDOWN_KPROBES);
-	if (ret)
-		return ret;
-	if (tk_in_notrace(tk)) {
-		pr_warn("%s: %ps is a notrace function, not probed\n",
-			trace_probe_name(&tk->tp), (void *)tk_address(tk));
-		return -EINVAL;
-	}
-	ret = tk_resolve_symbols(tk);
-	if (ret)
-		return ret;
-
-	tk->rp.kp.flags = (tk->rp.kp.flags & ~KPROBE_FLAG_DISABLED) |
-			  (armed ? 0 : KPROBE_FLAG_DISABLED);
-	ret = tk->is_return ? register_kretprobe(&tk->rp) :
-			      register_kprobe(&tk->rp.kp);
-	if (ret) {
-		tk_kprobe_reset(tk);
-		return ret;
-	}
-	tk->registered = true;
-	return 0;
-}
-
-/* Take @tk back from the kprobes core; its handlers have all returned. */
-static void tk_unregister(struct trace_kprobe *tk)
-{
-	if (!tk->registered)
-		return;
-	if (tk->is_return)
-		unregister_kretprobe(&tk->rp);
-	else
-		unregister_kprobe(&tk->rp.kp);
-	tk_kprobe_reset(tk);
-}
-
-/* Register @tk; a probe waiting for its module is fine unregistered. */
-static int tk_register_or_wait(struct trace_kprobe *tk)
-{
-	int ret = tk_register(tk);
-
-	if (ret == -ENOENT && tk_waits_for_module(tk)) {
-		pr_info("%s: %s is not loaded; probed when it comes\n",
-			trace_probe_name(&tk->tp), tk->symbol);
-		return 0;
-	}
-	return ret;
-}
-
 /* ---- trace_kprobe objects ---- */
 
 /* @tk is unregistered and off the dyn_event list (or never was on it). */
-static void tk_free(struct trace_kprobe *tk)
+void tk_free(struct trace_kprobe *tk)
 {
 	trace_probe_cleanup(&tk->tp);
 	kfree(tk->symbol);
@@ -888,10 +639,10 @@ static void tk_free(struct trace_kprobe *tk)
 	kfree(tk);
 }
 
-static struct trace_kprobe *tk_alloc(const char *group, const char *event,
-				     void *addr, const char *symbol,
-				     unsigned long offs, int maxactive,
-				     int nargs, bool is_return)
+struct trace_kprobe *tk_alloc(const char *group, const char *event,
+			      void *addr, const char *symbol,
+			      unsigned long offs, int maxactive,
+			      int nargs, bool is_return)
 {
 	struct trace_kprobe *tk;
 	int ret;
@@ -930,8 +681,15 @@ static struct trace_kprobe *tk_alloc(const char *group, const char *event,
 	return tk;
 }
 
-/* Called with event_mutex held. */
-static struct trace_kprobe *tk_find(const char *event, const char *group)
+/**
+ * tk_find - the first probe of a kprobe event
+ * @event: the event's name
+ * @group: the event's group
+ *
+ * Context: event_mutex held.
+ * Return: the probe, or NULL when there is no such kprobe event.
+ */
+struct trace_kprobe *tk_find(const char *event, const char *group)
 {
 	struct trace_kprobe *tk;
 	struct dyn_event *pos;
@@ -945,1185 +703,37 @@ static struct trace_kprobe *tk_find(const char *event, const char *group)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_find);
 
-/* Are @a and @b on the same site? */
-static bool tk_same_site(struct trace_kprobe *a, struct trace_kprobe *b)
-{
-	if (!a->symbol || !b->symbol)
-		return !a->symbol && !b->symbol && a->rp.kp.addr == b->rp.kp.addr;
-	return !strcmp(a->symbol, b->symbol) &&
-	       a->rp.kp.offset == b->rp.kp.offset;
-}
-
-/*
- * Do @a and @b fetch the same values?  Only called once their arguments
- * are known to agree in number, names and types.
- */
-static bool tk_same_fetches(struct trace_kprobe *a, struct trace_kprobe *b)
-{
-	unsigned int i = 0;
-
-	while (i < a->tp.nr_args &&
-	       !strcmp(a->tp.args[i].comm, b->tp.args[i].comm))
-		i++;
-	return i == a->tp.nr_args;
-}
-
-/* Does @event already have a probe at @tk's site with @tk's arguments? */
-static bool tk_duplicates(struct trace_kprobe *event, struct trace_kprobe *tk)
-{
-	struct trace_kprobe *pos;
-
-	list_for_each_entry(pos, trace_probe_probe_list(&event->tp), tp.list)
-		if (tk_same_site(pos, tk) && tk_same_fetches(pos, tk))
-			return true;
-	return false;
-}
-
-/* Add @tk as one more probe of @old's event. */
-static int tk_join(struct trace_kprobe *tk, struct trace_kprobe *old)
-{
-	int ret;
-
-	trace_probe_log_set_index(0);
-	if (tk->is_return != old->is_return) {
-		trace_probe_log_err(0, DIFF_PROBE_TYPE);
-		return -EEXIST;
-	}
-	ret = trace_probe_compare_arg_type(&tk->tp, &old->tp);
-	if (ret) {
-		/* @ret counts arguments from 1; they start at argv[2] */
-		trace_probe_log_set_index(ret + 1);
-		trace_probe_log_err(0, DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	if (tk_duplicates(old, tk)) {
-		trace_probe_log_err(0, SAME_PROBE);
-		return -EEXIST;
-	}
-
-	ret = trace_probe_append(&tk->tp, &old->tp);
-	if (ret)
-		return ret;
-	/* armed at once when the event is enabled (see tk_register()) */
-	ret = tk_register_or_wait(tk);
-	if (ret) {
-		trace_probe_unlink(&tk->tp);
-		return ret;
-	}
-	dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
-	return 0;
-}
-
-static int tk_new_event(struct trace_kprobe *tk)
-{
-	int ret;
-
-	tk_setup_call(tk);
-	ret = trace_probe_register_event_call(&tk->tp);
-	if (ret == -EEXIST) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, EVENT_EXIST);
-		return ret;
-	}
-	if (ret) {
-		pr_warn("%s: cannot register the event: %d\n",
-			trace_probe_name(&tk->tp), ret);
-		return ret;
-	}
-
-	ret = tk_register_or_wait(tk);
-	if (ret) {
-		trace_probe_unregister_event_call(&tk->tp);
-		return ret;
-	}
-	dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
-	return 0;
-}
-
-/*
- * Publish a parsed @tk: a new event, or one more probe of the event of
- * the same name.  On failure nothing has changed and @tk is the caller's.
- */
-static int tk_publish(struct trace_kprobe *tk)
-{
-	struct trace_kprobe *old;
-
-	guard(mutex)(&event_mutex);
-	old = tk_find(trace_probe_name(&tk->tp),
-		      trace_probe_group_name(&tk->tp));
-	return old ? tk_join(tk, old) : tk_new_event(tk);
-}
-
-/*
- * Remove and free @tk (event_mutex held).  The last probe of an event
- * takes the event along, and only while nobody holds it.  No probe of an
- * enabled event goes: "-:GRP/EVENT" removes the probes one by one, and
- * must not stop half way with some of them gone (6.12 removed siblings
- * of an enabled event, then failed on the last one).
- */
-static int tk_remove(struct trace_kprobe *tk)
-{
-	struct trace_probe *tp = &tk->tp;
-	int ret;
-
-	if (trace_probe_is_enabled(tp))
-		return -EBUSY;
-	if (!trace_probe_has_sibling(tp)) {
-		if (trace_event_dyn_busy(trace_probe_event_call(tp)))
-			return -EBUSY;
-		ret = trace_probe_unregister_event_call(tp);
-		if (ret)
-			return -EBUSY;
-	}
-
-	tk_unregister(tk);
-	dyn_event_remove(&tk->devent);
-	trace_probe_unlink(tp);
-	tk_free(tk);
-	return 0;
-}
-
-/* ---- Parsing a definition ---- */
-
-/* What the first two words of a definition say */
-struct tk_head {
-	bool		is_return;
-	unsigned int	maxactive;
-	const char	*event;		/* after "p:", or NULL */
-	const char	*group;
-	char		*symbol;	/* "[MOD:]SYM", kmalloc'ed, or NULL */
-	long		offset;
-	void		*addr;		/* when there is no symbol */
-	unsigned int	flags;		/* TPARG_FL_* for the arguments */
-};
-
-/* Is @word a kprobe kind: "p", "r" or "rN", alone or before ':'? */
-static bool tk_word_is_kind(const char *word)
-{
-	const char *p = word + 1;
-
-	if (word[0] != 'p' && word[0] != 'r')
-		return false;
-	/* digits after the letter are checked by tk_parse_maxactive() */
-	if (isdigit(*p))
-		return true;
-	return *p == '\0' || *p == ':';
-}
-
-/* "rN[:...]": N instances at most (argv[0] is the current log word). */
-static int tk_parse_maxactive(const char *word, struct tk_head *h)
-{
-	char num[MAX_EVENT_NAME_LEN];
-	size_t len = strcspn(word + 1, ":");
-
-	if (!len)
-		return 0;
-	if (!h->is_return) {
-		trace_probe_log_err(1, BAD_MAXACT_TYPE);
-		return -EINVAL;
-	}
-	if (len >= sizeof(num)) {
-		trace_probe_log_err(1, BAD_MAXACT);
-		return -EINVAL;
-	}
-	memcpy(num, word + 1, len);
-	num[len] = '\0';
-	if (kstrtouint(num, 0, &h->maxactive) || !h->maxactive) {
-		trace_probe_log_err(1, BAD_MAXACT);
-		return -EINVAL;
-	}
-	if (h->maxactive > KRETPROBE_MAXACTIVE_MAX) {
-		trace_probe_log_err(1, MAXACT_TOO_BIG);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * "[MOD:]SYM[+OFFS][%return]" (log word 1).  Sets the argument flags:
- * RETURN for a return probe, FENTRY for an entry probe on a function's
- * first instruction.
- */
-static int tk_parse_symbol(const char *word, struct tk_head *h)
-{
-	char *suffix;
-	int ret;
-
-	h->symbol = kstrdup(word, GFP_KERNEL);
-	if (!h->symbol)
-		return -ENOMEM;
-
-	suffix = strchr(h->symbol, '%');
-	if (suffix) {
-		if (strcmp(suffix, "%return")) {
-			trace_probe_log_err(suffix - h->symbol, BAD_ADDR_SUFFIX);
-			return -EINVAL;
-		}
-		*suffix = '\0';
-		h->is_return = true;
-	}
-
-	ret = traceprobe_split_symbol_offset(h->symbol, &h->offset);
-	if (ret || h->offset < 0 || h->offset > UINT_MAX) {
-		trace_probe_log_err(0, BAD_PROBE_ADDR);
-		return -EINVAL;
-	}
-	switch (tk_check_symbol(h->symbol)) {
-	case 0:
-		break;
-	case -EADDRNOTAVAIL:
-		trace_probe_log_err(0, NON_UNIQ_SYMBOL);
-		return -EINVAL;
-	default:
-		trace_probe_log_err(0, BAD_PROBE_ADDR);
-		return -EINVAL;
-	}
-
-	/* -ENOENT (module not loaded): decided when the probe registers */
-	ret = kprobe_on_func_entry(NULL, h->symbol, h->offset);
-	if (h->is_return) {
-		if (ret == -EINVAL) {
-			trace_probe_log_err(0, BAD_RETPROBE);
-			return -EINVAL;
-		}
-		h->flags |= TPARG_FL_RETURN;
-	} else if (!ret) {
-		h->flags |= TPARG_FL_FENTRY;
-	}
-	return 0;
-}
-
-/* A site that only a uprobe can have: "PATH:OFFSET" */
-static bool tk_site_is_uprobe(const char *word)
-{
-	return strchr(word, '/') && strchr(word, ':');
-}
-
-static void tk_default_name(char *buf, const struct tk_head *h)
-{
-	if (h->symbol)
-		snprintf(buf, MAX_EVENT_NAME_LEN, "%c_%s_%ld",
-			 h->is_return ? 'r' : 'p', h->symbol, h->offset);
-	else
-		snprintf(buf, MAX_EVENT_NAME_LEN, "%c_0x%p",
-			 h->is_return ? 'r' : 'p', h->addr);
-	sanitize_event_name(buf);
-}
-
-/*
- * The fetch arguments of @tk: meta arguments ($arg*, %pd) expanded, each
- * compiled by the library.  Log words start at 2.
- */
-static int tk_parse_args(struct trace_kprobe *tk, int argc, const char **argv,
-			 struct traceprobe_parse_context *ctx)
-{
-	int i, ret;
-
-	for (i = 0; i < argc; i++) {
-		trace_probe_log_set_index(i + 2);
-		ctx->offset = 0;
-		ret = traceprobe_parse_probe_arg(&tk->tp, i, argv[i], ctx);
-		if (ret)
-			return ret;
-	}
-	if (tk->is_return && tk->tp.entry_arg) {
-		tk->rp.entry_handler = tk_return_entry;
-		tk->rp.data_size = traceprobe_get_entry_data_size(&tk->tp);
-	}
-	return traceprobe_set_print_fmt(&tk->tp, tk->is_return ?
-					PROBE_PRINT_RETURN :
-					PROBE_PRINT_NORMAL);
-}
-
-/* Log the error of a probe the kprobes core refused (log word 1). */
-static void tk_log_register_error(int ret)
-{
-	trace_probe_log_set_index(1);
-	switch (ret) {
-	case -ENOMEM:
-	case -EEXIST:		/* logged where the clash was found */
-		break;
-	case -ENOENT:		/* the symbol went, or never came */
-		trace_probe_log_err(0, BAD_PROBE_ADDR);
-		break;
-	case -EILSEQ:		/* the kprobes core's instruction decoder */
-		trace_probe_log_err(0, BAD_INSN_BNDRY);
-		break;
-	default:
-		trace_probe_log_err(0, FAIL_REG_PROBE);
-	}
-}
-
-/* Build the probe that @argv defines from its parsed head, and publish it. */
-static int tk_build(int argc, const char **argv, struct tk_head *h,
-		    struct traceprobe_parse_context *ctx)
-{
-	char abuf[MAX_BTF_ARGS_LEN], nbuf[MAX_EVENT_NAME_LEN];
-	const char **args = argv + 2, **expanded;
-	struct trace_kprobe *tk;
-	int nargs = argc - 2;
-	char *dbuf = NULL;
-	int ret;
-
-	if (!h->event) {
-		tk_default_name(nbuf, h);
-		h->event = nbuf;
-	}
-
-	ctx->flags = TPARG_FL_KERNEL | h->flags;
-	ctx->funcname = h->symbol;
-	expanded = traceprobe_expand_meta_args(nargs, args, &nargs, abuf,
-					       sizeof(abuf), ctx);
-	if (IS_ERR(expanded))
-		return PTR_ERR(expanded);
-	if (expanded)
-		args = expanded;
-	if (nargs > MAX_TRACE_ARGS) {
-		trace_probe_log_set_index(argc - 2 > MAX_TRACE_ARGS ?
-					  2 + MAX_TRACE_ARGS : 2);
-		trace_probe_log_err(0, TOO_MANY_ARGS);
-		ret = -E2BIG;
-		goto out;
-	}
-	ret = traceprobe_expand_dentry_args(nargs, args, &dbuf);
-	if (ret)
-		goto out;
-
-	tk = tk_alloc(h->group, h->event, h->addr, h->symbol, h->offset,
-		      h->maxactive, nargs, h->is_return);
-	if (IS_ERR(tk)) {
-		ret = PTR_ERR(tk);
-		goto out;
-	}
-	ret = tk_parse_args(tk, nargs, args, ctx);
-	if (ret >= 0) {
-		ret = tk_publish(tk);
-		if (ret)
-			tk_log_register_error(ret);
-	}
-	if (ret)
-		tk_free(tk);
-out:
-	kfree(dbuf);
-	kfree(expanded);
-	return ret < 0 ? ret : 0;
-}
-
-/*
- * A line that names no kprobe.  From dynamic_events it may be another
- * probe type's: -ECANCELED lets the next parser have it.  kprobe_events
- * (@final) takes nothing else, so there it is bad input, logged.
- */
-static int tk_not_a_kprobe(int argc, const char **argv, bool final)
-{
-	if (!final)
-		return -ECANCELED;
-	trace_probe_log_init("trace_kprobe", argc, argv);
-	if (!tk_word_is_kind(argv[0])) {
-		trace_probe_log_err(0, BAD_PROBE_TYPE);
-	} else if (argc < 2) {
-		trace_probe_log_err(strlen(argv[0]), NO_PROBE_POINT);
-	} else {
-		trace_probe_log_set_index(1);
-		trace_probe_log_err(0, BAD_PROBE_ADDR);
-	}
-	trace_probe_log_clear();
-	return -EINVAL;
-}
-
-/* @final: the line came from kprobe_events (see tk_not_a_kprobe()). */
-static int tk_create_argv(int argc, const char **argv, bool final)
-{
-	struct traceprobe_parse_context ctx = { };
-	struct tk_head h = { .group = KPROBE_EVENT_SYSTEM };
-	char gbuf[MAX_EVENT_NAME_LEN];
-	unsigned long addr;
-	int ret;
-
-	if (!tk_word_is_kind(argv[0]) || argc < 2)
-		return tk_not_a_kprobe(argc, argv, final);
-	if (kstrtoul(argv[1], 0, &addr) && tk_site_is_uprobe(argv[1]))
-		return tk_not_a_kprobe(argc, argv, final);
-
-	trace_probe_log_init("trace_kprobe", argc, argv);
-	h.is_return = argv[0][0] == 'r';
-	h.event = strchr(argv[0], ':');
-	if (h.event)
-		h.event++;
-
-	ret = tk_parse_maxactive(argv[0], &h);
-	if (ret)
-		goto out;
-
-	if (!kstrtoul(argv[1], 0, &addr)) {
-		h.addr = (void *)addr;
-	} else {
-		trace_probe_log_set_index(1);
-		ret = tk_parse_symbol(argv[1], &h);
-		if (ret)
-			goto out;
-	}
-
-	trace_probe_log_set_index(0);
-	if (h.event) {
-		ret = traceprobe_parse_event_name(&h.event, &h.group, gbuf,
-						  h.event - argv[0]);
-		if (ret)
-			goto out;
-	}
-	ret = tk_build(argc, argv, &h, &ctx);
-out:
-	traceprobe_finish_parse(&ctx);
-	trace_probe_log_clear();
-	kfree(h.symbol);
-	return ret;
-}
-
-static int tk_dyn_create_argv(int argc, const char **argv)
-{
-	return tk_create_argv(argc, argv, false);
-}
-
-static int tk_events_create_argv(int argc, const char **argv)
-{
-	return tk_create_argv(argc, argv, true);
-}
-
-/* dynamic_events: called with dyn_event_ops_mutex held */
-static int tk_dyn_create(const char *raw_command)
-{
-	return trace_probe_create(raw_command, tk_dyn_create_argv);
-}
-
-/* One line of kprobe_events (or of the in-kernel API): define or remove. */
-static int tk_events_run(const char *cmd)
-{
-	if (cmd[0] == '-')
-		return dyn_event_release(cmd, &trace_kprobe_ops);
-	return trace_probe_create_locked(cmd, tk_events_create_argv);
-}
-
-/* ---- dyn_event callbacks ---- */
-
-static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
-{
-	struct trace_kprobe *tk = tk_of_dyn(ev);
-	char site[MAX_ARGSTR_LEN + 1];
-	int i;
-
-	seq_putc(m, tk->is_return ? 'r' : 'p');
-	if (tk->is_return && tk->rp.maxactive)
-		seq_printf(m, "%d", tk->rp.maxactive);
-	tk_format_site(tk, site, sizeof(site));
-	seq_printf(m, ":%s/%s %s", trace_probe_group_name(&tk->tp),
-		   trace_probe_name(&tk->tp), site);
-	for (i = 0; i < tk->tp.nr_args; i++)
-		seq_printf(m, " %s=%s", tk->tp.args[i].name,
-			   tk->tp.args[i].comm);
-	seq_putc(m, '\n');
-	return 0;
-}
-
-/* Does "SITE [ARGS]" in @argv describe @tk (no @argv: yes)? */
-static bool tk_match_head(struct trace_kprobe *tk, int argc, const char **argv)
-{
-	char site[MAX_ARGSTR_LEN + 1];
-
-	if (!argc)
-		return true;
-	tk_format_site(tk, site, sizeof(site));
-	if (strcmp(site, argv[0]))
-		return false;
-	return trace_probe_match_command_args(&tk->tp, argc - 1, argv + 1);
-}
-
-static bool tk_dyn_match(const char *system, const char *event, int argc,
-			 const char **argv, struct dyn_event *ev)
-{
-	struct trace_kprobe *tk = tk_of_dyn(ev);
-
-	if (!trace_probe_match_event(&tk->tp, system, event))
-		return false;
-	return tk_match_head(tk, argc, argv);
-}
-
-static bool tk_dyn_is_busy(struct dyn_event *ev)
-{
-	return trace_probe_is_enabled(&tk_of_dyn(ev)->tp);
-}
-
-static int tk_dyn_free(struct dyn_event *ev)
-{
-	return tk_remove(tk_of_dyn(ev));
-}
-
-static struct dyn_event_operations trace_kprobe_ops = {
-	.create		= tk_dyn_create,
-	.show		= tk_dyn_show,
-	.is_busy	= tk_dyn_is_busy,
-	.free		= tk_dyn_free,
-	.match		= tk_dyn_match,
-};
-
-/* ---- tracefs: kprobe_events and kprobe_profile ---- */
-
-/* "  EVENT  HITS  MISSED", columns as in 6.12 */
-static int tk_show_profile(struct seq_file *m, struct dyn_event *ev)
-{
-	struct trace_kprobe *tk = tk_of_dyn(ev);
-
-	seq_printf(m, "  %-44s %15lu %15lu\n", trace_probe_name(&tk->tp),
-		   tk_hits(tk), tk_missed(tk));
-	return 0;
-}
-
-/*
- * Both files list the kprobe events, each with its own line format; the
- * show function is the inode's private data and becomes the seq_file's.
- */
-typedef int (*tk_show_fn)(struct seq_file *m, struct dyn_event *ev);
-
-static int tk_list_show(struct seq_file *m, void *v)
-{
-	tk_show_fn show = m->private;
-	struct dyn_event *ev = v;
-
-	return tk_of_dyn(ev) ? show(m, ev) : 0;
-}
-
-static const struct seq_operations tk_list_seq_ops = {
-	.start	= dyn_event_seq_start,
-	.next	= dyn_event_seq_next,
-	.stop	= dyn_event_seq_stop,
-	.show	= tk_list_show,
-};
-
-static int tk_list_open(struct file *file, tk_show_fn show)
-{
-	int ret = seq_open(file, &tk_list_seq_ops);
-
-	if (!ret)
-		((struct seq_file *)file->private_data)->private = show;
-	return ret;
-}
-
-static int tk_events_open(struct inode *inode, struct file *file)
-{
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-
-	/* "echo > kprobe_events": all or nothing, -EBUSY if one is in use */
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = dyn_events_release_all(&trace_kprobe_ops);
-		if (ret < 0)
-			return ret;
-	}
-	return tk_list_open(file, tk_dyn_show);
-}
-
-static ssize_t tk_events_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, ubuf, count, ppos, tk_events_run);
-}
-
-static int tk_profile_open(struct inode *inode, struct file *file)
-{
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-	return tk_list_open(file, tk_show_profile);
-}
-
-static const struct file_operations tk_events_fops = {
-	.owner		= THIS_MODULE,
-	.open		= tk_events_open,
-	.read		= seq_read,
-	.write		= tk_events_write,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-};
-
-static const struct file_operations tk_profile_fops = {
-	.owner		= THIS_MODULE,
-	.open		= tk_profile_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-};
-
-/* ---- In-kernel dynevent API (include/linux/trace_events.h) ---- */
-
-static int tk_cmd_run(struct dynevent_cmd *cmd)
-{
-	return tk_events_run(cmd->seq.buffer);
-}
-
-/**
- * kprobe_event_cmd_init - prepare a command that defines a kprobe event
- * @cmd: the command object
- * @buf: buffer the command text is built in
- * @maxlen: size of @buf
- *
- * Call before __kprobe_event_gen_cmd_start() and __kprobe_event_add_fields();
- * kprobe_event_gen_cmd_end() then runs the command as a line written to
- * kprobe_events would be.
- *
- * Context: process context.
- */
-void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
-{
-	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE, tk_cmd_run);
-}
-EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
-
-/* Append " @word" to @cmd. */
-static int tk_cmd_add_word(struct dynevent_cmd *cmd, const char *word)
-{
-	struct dynevent_arg arg;
-
-	dynevent_arg_init(&arg, 0);
-	arg.str = word;
-	return dynevent_arg_add(cmd, &arg, NULL);
-}
-
-/* Append the NULL-terminated list of fetch arguments @args to @cmd. */
-static int tk_cmd_add_args(struct dynevent_cmd *cmd, va_list args)
-{
-	const char *field;
-	int ret = 0;
-
-	while (!ret && (field = va_arg(args, const char *))) {
-		if (++cmd->n_fields > MAX_TRACE_ARGS)
-			return -EINVAL;
-		ret = tk_cmd_add_word(cmd, field);
-	}
-	return ret;
-}
-
-/**
- * __kprobe_event_gen_cmd_start - start the text of a kprobe event definition
- * @cmd: a command set up by kprobe_event_cmd_init()
- * @kretprobe: define a return probe ("r") instead of an entry probe ("p")
- * @name: event name; the event goes in the "kprobes" group
- * @loc: the probe point, as written in kprobe_events ("SYM[+OFFS]" ...)
- * @...: fetch arguments as strings, ending with NULL (the
- *	kprobe_event_gen_cmd_start() macros add the NULL)
- *
- * Only builds the text; kprobe_event_gen_cmd_end() runs it.
- *
- * Context: process context.
- * Return: 0; -EINVAL for a command of another kind, a NULL @loc, or more
- * than MAX_TRACE_ARGS arguments; -E2BIG when the buffer is full.
- */
-int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
-				 const char *name, const char *loc, ...)
-{
-	char head[MAX_EVENT_NAME_LEN];
-	va_list args;
-	int ret;
-
-	if (cmd->type != DYNEVENT_TYPE_KPROBE || !loc)
-		return -EINVAL;
-
-	snprintf(head, sizeof(head), "%c:%s/%s", kretprobe ? 'r' : 'p',
-		 KPROBE_EVENT_SYSTEM, name);
-	ret = dynevent_str_add(cmd, head) ?: tk_cmd_add_word(cmd, loc);
-	if (ret)
-		return ret;
-
-	va_start(args, loc);
-	ret = tk_cmd_add_args(cmd, args);
-	va_end(args);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(__kprobe_event_gen_cmd_start);
-
-/**
- * __kprobe_event_add_fields - append fetch arguments to a kprobe command
- * @cmd: a command started with __kprobe_event_gen_cmd_start()
- * @...: fetch arguments as strings, ending with NULL (the
- *	kprobe_event_add_fields() macro adds the NULL)
- *
- * Context: process context.
- * Return: 0; -EINVAL for a command of another kind or more than
- * MAX_TRACE_ARGS arguments in all; -E2BIG when the buffer is full.
- */
-int __kprobe_event_add_fields(struct dynevent_cmd *cmd, ...)
-{
-	va_list args;
-	int ret;
-
-	if (cmd->type != DYNEVENT_TYPE_KPROBE)
-		return -EINVAL;
-
-	va_start(args, cmd);
-	ret = tk_cmd_add_args(cmd, args);
-	va_end(args);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
-
-/**
- * kprobe_event_delete - remove a kprobe event
- * @name: the event's name, "EVENT" or "GROUP/EVENT"
- *
- * As "-:@name" written to kprobe_events: every probe of the event goes.
- *
- * Context: process context.
- * Return: 0, -ENOENT when there is no such event, -EBUSY when it is in use.
- */
-int kprobe_event_delete(const char *name)
-{
-	char cmd[MAX_EVENT_NAME_LEN];
-
-	snprintf(cmd, sizeof(cmd), "-:%s", name);
-	return tk_events_run(cmd);
-}
-EXPORT_SYMBOL_GPL(kprobe_event_delete);
-
-/* ---- BPF: what kernel/bpf and bpf_trace.c ask about an event ---- */
-
-/**
- * trace_kprobe_on_func_entry - is a kprobe event on a function's entry?
- * @call: the event
- *
- * Context: the event is held by the caller.
- * Return: true when the event's first probe sits on the first instruction
- * of a function (where BPF may override the return value).
- */
-bool trace_kprobe_on_func_entry(struct trace_event_call *call)
-{
-	struct trace_kprobe *tk = tk_of_call(call);
-	struct kprobe *kp;
-
-	if (!tk)
-		return false;
-	kp = &tk->rp.kp;
-	if (kp->addr)
-		return !kprobe_on_func_entry(kp->addr, NULL, 0);
-	return !kprobe_on_func_entry(NULL, kp->symbol_name, kp->offset);
-}
-
-/**
- * trace_kprobe_error_injectable - may BPF override what a probed function returns?
- * @call: the event
- *
- * Context: the event is held by the caller.
- * Return: true when the event's first probe is on a function of the
- * error-injection list.
- */
-bool trace_kprobe_error_injectable(struct trace_event_call *call)
-{
-	struct trace_kprobe *tk = tk_of_call(call);
-
-	return tk && within_error_injection_list(tk_address(tk));
-}
-
-#ifdef CONFIG_PERF_EVENTS
-/**
- * bpf_get_kprobe_info - describe the kprobe event of a perf event to BPF
- * @event: the perf event
- * @fd_type: set to BPF_FD_TYPE_KPROBE or BPF_FD_TYPE_KRETPROBE
- * @symbol: set to the probed "[MOD:]SYM", or NULL for an address probe
- * @probe_offset: set to the offset from @symbol
- * @probe_addr: set to the probed address when the caller may see kernel
- *	addresses, else 0
- * @missed: set to the missed hits, if not NULL
- * @perf_type_tracepoint: @event opened the event by its id (look it up
- *	by name) rather than through the kprobe PMU
- *
- * Context: process context.
- * Return: 0, or -EINVAL when @event is not on a kprobe event.
- */
-int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
-			const char **symbol, u64 *probe_offset,
-			u64 *probe_addr, unsigned long *missed,
-			bool perf_type_tracepoint)
-{
-	struct trace_event_call *call = event->tp_event;
-	struct trace_kprobe *tk = perf_type_tracepoint ?
-		tk_find(trace_event_name(call), call->class->system) :
-		tk_of_call(call);
-	bool show_addr;
-
-	if (!tk)
-		return -EINVAL;
-
-	show_addr = kallsyms_show_value(current_cred());
-	*symbol = tk->symbol;
-	*probe_offset = tk->rp.kp.offset;
-	*probe_addr = show_addr ? (u64)(unsigned long)tk->rp.kp.addr : 0;
-	*fd_type = tk->is_return ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
-	if (missed)
-		*missed = tk_missed(tk);
-	return 0;
-}
-
-/* ---- Local probes of perf's kprobe PMU (trace_event_perf.c) ---- */
-
-/**
- * create_local_trace_kprobe - make an unlisted kprobe event for perf
- * @func: "[MOD:]SYM" to probe, or NULL to probe @addr
- * @addr: address to probe when @func is NULL
- * @offs: offset from @func
- * @is_return: probe the function's return
- *
- * The event has no arguments, is not on the dyn_event list and is not
- * registered with tracefs: it belongs to the perf event that asked for it,
- * which drives it through the event's reg callback.
- *
- * Context: process context; event_mutex not required.
- * Return: the event, or an ERR_PTR.
- */
-struct trace_event_call *
-create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
-			  bool is_return)
-{
-	struct trace_kprobe *tk;
-	int ret;
-
-	if (func) {
-		ret = tk_check_symbol(func);
-		if (ret)
-			return ERR_PTR(ret);
-	}
-
-	/* unlisted: the name clashes with nothing */
-	tk = tk_alloc(KPROBE_EVENT_SYSTEM, func ?: "DUMMY_EVENT", addr, func,
-		      offs, 0, 0, is_return);
-	if (IS_ERR(tk))
-		return ERR_CAST(tk);
-
-	tk_setup_call(tk);
-	ret = traceprobe_set_print_fmt(&tk->tp, is_return ? PROBE_PRINT_RETURN :
-				       PROBE_PRINT_NORMAL);
-	if (ret >= 0)
-		ret = tk_register(tk);
-	if (ret < 0) {
-		tk_free(tk);
-		return ERR_PTR(ret);
-	}
-	return trace_probe_event_call(&tk->tp);
-}
-
-/**
- * destroy_local_trace_kprobe - free an event of create_local_trace_kprobe()
- * @event_call: the event
- *
- * Context: process context; perf has disabled the event.
- */
-void destroy_local_trace_kprobe(struct trace_event_call *event_call)
-{
-	struct trace_kprobe *tk = tk_of_call(event_call);
-
-	if (!tk)
-		return;
-	if (trace_probe_is_enabled(&tk->tp)) {
-		pr_err("local kprobe event %s still enabled, kept\n",
-		       trace_probe_name(&tk->tp));
-		return;
-	}
-	tk_unregister(tk);
-	tk_free(tk);
-}
-#endif /* CONFIG_PERF_EVENTS */
-
-/* ---- Modules: probes on a module's symbols follow its loads ---- */
-
-#ifdef CONFIG_MODULES
-/* Is @tk on a symbol of @mod ("MOD:SYM")? */
-static bool tk_on_module(struct trace_kprobe *tk, struct module *mod)
-{
-	const char *name = module_name(mod);
-	size_t len = strlen(name);
-
-	return tk->symbol && !strncmp(tk->symbol, name, len) &&
-	       tk->symbol[len] == ':';
-}
-
-/* Register @tk on @mod, which is coming; its symbol must be unique there. */
-static int tk_register_on_module(struct trace_kprobe *tk, struct module *mod)
-{
-	const char *colon = strchr(tk->symbol, ':');
-	int ret;
-
-	ret = tk_name_is_unique(module_name(mod), colon + 1);
-	return ret ?: tk_register(tk);
-}
-
-static int tk_module_notify(struct notifier_block *nb, unsigned long val,
-			    void *data)
-{
-	struct module *mod = data;
-	struct trace_kprobe *tk;
-	struct dyn_event *pos;
-	int ret;
-
-	if (val != MODULE_STATE_COMING)
-		return NOTIFY_DONE;
-
-	guard(mutex)(&event_mutex);
-	for_each_dyn_event(pos) {
-		tk = tk_of_dyn(pos);
-		if (!tk)
-			continue;
-		if (!tk_on_module(tk, mod))
-			continue;
-		/* a probe left "gone" by an earlier load of the module */
-		tk_unregister(tk);
-		ret = tk_register_on_module(tk, mod);
-		if (ret)
-			pr_warn("%s: cannot probe module %s: %d\n",
-				trace_probe_name(&tk->tp), module_name(mod),
-				ret);
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block tk_module_nb = {
-	.notifier_call	= tk_module_notify,
-	.priority	= 2,	/* as 6.12: after jump labels and kprobes */
-};
-
-static int tk_watch_modules(void)
-{
-	return register_module_notifier(&tk_module_nb);
-}
-#else
-static int tk_watch_modules(void)
-{
-	return 0;
-}
-#endif /* CONFIG_MODULES */
-
-/* ---- Boot: kprobe_event= and the tracefs files ---- */
-
-/* "kprobe_event=DEF[;DEF...]", with ',' for ' ' in each DEF */
-static char tk_boot_defs[COMMAND_LINE_SIZE] __initdata;
-
-static int __init tk_boot_param(char *str)
-{
-	strscpy(tk_boot_defs, str, sizeof(tk_boot_defs));
-	/* the boot-time selftests would see the events fire */
-	disable_tracing_selftest("running kprobe events");
-	return 1;
-}
-__setup("kprobe_event=", tk_boot_param);
-
-/* Define the boot-time events, then enable them in the top instance. */
-static void __init tk_boot_setup(void)
-{
-	struct trace_array *tr = top_trace_array();
-	char *next = tk_boot_defs, *def;
-	struct trace_event_file *file;
-	struct trace_kprobe *tk;
-	struct dyn_event *pos;
-	int ret;
-
-	strreplace(tk_boot_defs, ',', ' ');
-	while ((def = strsep(&next, ";"))) {
-		if (!*def)
-			continue;
-		ret = tk_events_run(def);
-		if (ret)
-			pr_warn("kprobe_event=: \"%s\" refused: %d\n", def, ret);
-	}
-
-	if (!tr)
-		return;
-	guard(mutex)(&event_mutex);
-	for_each_dyn_event(pos) {
-		tk = tk_of_dyn(pos);
-		if (!tk)
-			continue;
-		file = find_event_file(tr, trace_probe_group_name(&tk->tp),
-				       trace_probe_name(&tk->tp));
-		if (file)
-			trace_event_enable_disable(file, 1, 0);
-	}
-}
-
-/* dyn_event ops early, so that other initcalls may define kprobe events */
-static __init int tk_init_early(void)
-{
-	int ret = dyn_event_register(&trace_kprobe_ops);
-
-	if (ret)
-		return ret;
-	return tk_watch_modules() ? -EINVAL : 0;
-}
-core_initcall(tk_init_early);
-
-static __init int tk_init_tracefs(void)
-{
-	if (tracing_init_dentry())
-		return 0;
-
-	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
-			  &tk_events_fops);
-	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
-			  &tk_profile_fops);
-	tk_boot_setup();
-	return 0;
-}
-fs_initcall(tk_init_tracefs);
-
-/* ---- Test hooks for the KUnit suite (trace_kprobe_kunit.c) ---- */
+/* ---- For the KUnit suite (trace_kprobe_kunit.c) ---- */
 
 #if IS_ENABLED(CONFIG_TRACE_KPROBE_KUNIT_TEST)
-int tk_test_run(const char *cmd)
-{
-	return tk_events_run(cmd);
-}
-
-struct trace_event_call *tk_test_call(const char *group, const char *event)
-{
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	return tk ? trace_probe_event_call(&tk->tp) : NULL;
-}
-
-/* The kprobe_events line of the first probe of GROUP/EVENT into @buf */
-int tk_test_listing(const char *group, const char *event, char *buf,
-		    size_t size)
-{
-	struct seq_file m = { .buf = buf, .size = size };
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	if (!tk)
-		return -ENOENT;
-	tk_dyn_show(&m, &tk->devent);
-	if (seq_has_overflowed(&m))
-		return -E2BIG;
-	buf[min(m.count, size - 1)] = '\0';
-	return 0;
-}
-
-/*
- * The argument part of a GROUP/EVENT record for a hit with @regs, twice:
- * into @quick as a hit stores it, into @slow with every argument through
- * the interpreter; @size bytes each, zeroed first.  Returns how many
- * arguments take the quick load, or a negative errno.
+/**
+ * tk_store_args_twice - the argument part of a probe's record, both ways
+ * @tk: an entry probe, or a return probe without entry data
+ * @regs: the registers of a made-up hit
+ * @quick: gets the arguments as a hit stores them
+ * @slow: gets them with every argument through process_fetch_insn()
+ * @size: bytes of @quick and of @slow; both are zeroed first
+ *
+ * For the KUnit suite: both stores are templates (trace_probe_tmpl.h) that
+ * only this translation unit instantiates for kprobe events.
+ *
+ * Context: event_mutex held.
+ * Return: 0, or -E2BIG when the arguments need more than @size bytes.
  */
-int tk_test_store_args(const char *group, const char *event,
-		       struct pt_regs *regs, void *quick, void *slow,
-		       size_t size)
+int tk_store_args_twice(struct trace_kprobe *tk, struct pt_regs *regs,
+			void *quick, void *slow, size_t size)
 {
-	struct trace_kprobe *tk;
-	int i, dsize, nr = 0;
+	int dsize = __get_data_size(&tk->tp, regs, NULL);
 
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	if (!tk)
-		return -ENOENT;
-	if (tk->is_return && tk->tp.entry_arg)
-		return -EINVAL;	/* no entry data here */
-	dsize = __get_data_size(&tk->tp, regs, NULL);
 	if (tk->tp.size + dsize > size)
 		return -E2BIG;
 	memset(quick, 0, size);
 	memset(slow, 0, size);
 	store_trace_args(quick, &tk->tp, regs, NULL, 0, dsize);
 	store_trace_args_slow(slow, &tk->tp, regs, NULL, 0, dsize);
-	for (i = 0; i < tk->tp.nr_args; i++)
-		nr += tk->tp.args[i].simple;
-	return nr;
-}
-
-int tk_test_counts(const char *group, const char *event, unsigned long *hits,
-		   unsigned long *missed)
-{
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, group);
-	if (!tk)
-		return -ENOENT;
-	*hits = tk_hits(tk);
-	*missed = tk_missed(tk);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(tk_store_args_twice);
 #endif
-
-/* ---- Boot-time selftest (CONFIG_FTRACE_STARTUP_TEST) ---- */
-
-#ifdef CONFIG_FTRACE_STARTUP_TEST
-/* Enable (@on) or disable the test event @event; 0 on success. */
-static __init int tk_selftest_switch(const char *event, int on)
-{
-	struct trace_array *tr = top_trace_array();
-	struct trace_event_file *file;
-
-	guard(mutex)(&event_mutex);
-	file = tr ? find_event_file(tr, KPROBE_EVENT_SYSTEM, event) : NULL;
-	return file ? trace_event_enable_disable(file, on, 0) : -ENOENT;
-}
-
-static __init unsigned long tk_selftest_hits(const char *event)
-{
-	struct trace_kprobe *tk;
-
-	guard(mutex)(&event_mutex);
-	tk = tk_find(event, KPROBE_EVENT_SYSTEM);
-	return tk ? tk_hits(tk) : ULONG_MAX;
-}
-
-/*
- * An entry probe with stack arguments and a return probe with $retval on
- * kprobe_trace_selftest_target() (built with call sites): each must see
- * exactly the one call made while they are enabled, and both must go
- * away again.
- */
-static __init int tk_selftest(void)
-{
-	static const char * const defs[] = {
-		"p:testprobe kprobe_trace_selftest_target $stack $stack0 +0($stack)",
-		"r:testprobe2 kprobe_trace_selftest_target $retval",
-	};
-	static const char * const names[] = { "testprobe", "testprobe2" };
-	const char *why = NULL;
-	int i, ret;
-
-	if (tracing_is_disabled())
-		return -ENODEV;
-	if (tracing_selftest_disabled)
-		return 0;
-
-	for (i = 0; i < ARRAY_SIZE(defs) && !why; i++) {
-		if (tk_events_run(defs[i]))
-			why = "cannot define the test events";
-		else if (tk_selftest_switch(names[i], 1))
-			why = "cannot enable the test events";
-	}
-	if (!why && kprobe_trace_selftest_target(1, 2, 3, 4, 5, 6) != 21)
-		why = "the target returned a wrong sum";
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!why && tk_selftest_hits(names[i]) != 1)
-			why = "wrong number of hits";
-		tk_selftest_switch(names[i], 0);
-		ret = tk_events_run(i ? "-:testprobe2" : "-:testprobe");
-		if (ret && !why)
-			why = "cannot remove the test events";
-	}
-
-	/* the optimizer must be done before __init text goes */
-	wait_for_kprobe_optimizer();
-	if (why)
-		pr_err("Testing kprobe tracing: FAILED: %s\n", why);
-	else
-		pr_info("Testing kprobe tracing: OK\n");
-	return 0;
-}
-late_initcall(tk_selftest);
-#endif /* CONFIG_FTRACE_STARTUP_TEST */

@@ -2,12 +2,13 @@
 /*
  * KUnit tests for the kprobe event layer (trace_kprobe.c).
  *
- * Definitions are run as lines written to kprobe_events (through the
- * layer's test hooks, trace_kprobe_test.h) and what a user observes is
- * checked: whether a definition is accepted, with which errno it is
- * refused, the error_log code and caret of a refusal, the canonical line
- * kprobe_events lists, the fields of the event's record, the hits that
- * kprobe_profile counts, and what removal accepts.
+ * Definitions are run as lines written to kprobe_events, through the
+ * layer's own functions (trace_kprobe.h; those that are static otherwise
+ * are visible when KUnit is built), and what a user observes is checked:
+ * whether a definition is accepted, with which errno it is refused, the
+ * error_log code and caret of a refusal, the canonical line kprobe_events
+ * lists, the fields of the event's record, the hits that kprobe_profile
+ * counts, and what removal accepts.
  *
  * The probed function is kprobe_trace_selftest_target(), which the kernel
  * builds with a function-entry call site whenever kprobe events are built.
@@ -18,6 +19,9 @@
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace.h>
@@ -25,9 +29,11 @@
 #include <linux/unaligned.h>
 
 #include "trace.h"
+#include "trace_kprobe.h"
 #include "trace_kprobe_selftest.h"
-#include "trace_kprobe_test.h"
 #include "trace_probe_internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define TKK_FUNC	"kprobe_trace_selftest_target"
 #define TKK_GROUP	"kunit"
@@ -38,13 +44,83 @@ static int tkk_call_target(void)
 	return kprobe_trace_selftest_target(1, 2, 3, 4, 5, 6);
 }
 
+/* The event GROUP/EVENT, or NULL */
+static struct trace_event_call *tkk_call(const char *group, const char *event)
+{
+	struct trace_kprobe *tk;
+
+	guard(mutex)(&event_mutex);
+	tk = tk_find(event, group);
+	return tk ? trace_probe_event_call(&tk->tp) : NULL;
+}
+
+/* The kprobe_events line of the first probe of GROUP/EVENT into @buf */
+static int tkk_listing(const char *group, const char *event, char *buf,
+		       size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size };
+	struct trace_kprobe *tk;
+
+	guard(mutex)(&event_mutex);
+	tk = tk_find(event, group);
+	if (!tk)
+		return -ENOENT;
+	tk_dyn_show(&m, &tk->devent);
+	if (seq_has_overflowed(&m))
+		return -E2BIG;
+	buf[min(m.count, size - 1)] = '\0';
+	return 0;
+}
+
+/*
+ * The argument part of a GROUP/EVENT record for a hit with @regs, twice:
+ * into @quick as a hit stores it, into @slow with every argument through
+ * the interpreter; @size bytes each, zeroed first.  Returns how many
+ * arguments take the quick load, or a negative errno.
+ */
+static int tkk_store_args(const char *group, const char *event,
+			  struct pt_regs *regs, void *quick, void *slow,
+			  size_t size)
+{
+	struct trace_kprobe *tk;
+	int i, ret, nr = 0;
+
+	guard(mutex)(&event_mutex);
+	tk = tk_find(event, group);
+	if (!tk)
+		return -ENOENT;
+	if (tk->is_return && tk->tp.entry_arg)
+		return -EINVAL;	/* no entry data here */
+	ret = tk_store_args_twice(tk, regs, quick, slow, size);
+	if (ret)
+		return ret;
+	for (i = 0; i < tk->tp.nr_args; i++)
+		nr += tk->tp.args[i].simple;
+	return nr;
+}
+
+/* GROUP/EVENT's first probe's hits and misses, as kprobe_profile shows */
+static int tkk_counts(const char *group, const char *event,
+		      unsigned long *hits, unsigned long *missed)
+{
+	struct trace_kprobe *tk;
+
+	guard(mutex)(&event_mutex);
+	tk = tk_find(event, group);
+	if (!tk)
+		return -ENOENT;
+	*hits = tk_hits(tk);
+	*missed = tk_missed(tk);
+	return 0;
+}
+
 /* Remove GROUP/EVENT; the case fails if that does not work. */
 static void tkk_remove(struct kunit *test, const char *event)
 {
 	char cmd[64];
 
 	snprintf(cmd, sizeof(cmd), "-:%s/%s", TKK_GROUP, event);
-	KUNIT_EXPECT_EQ_MSG(test, tk_test_run(cmd), 0, "removing %s", event);
+	KUNIT_EXPECT_EQ_MSG(test, tk_events_run(cmd), 0, "removing %s", event);
 }
 
 /* ---- accepted definitions and their canonical kprobe_events line ---- */
@@ -113,15 +189,15 @@ static void accepted_definition_is_listed_canonically(struct kunit *test)
 			 c->line + 1);
 	else
 		strscpy(want, c->line, TKK_LINE_MAX);
-	KUNIT_ASSERT_EQ(test, tk_test_run(c->cmd), 0);
-	ret = tk_test_listing(c->group, c->event, line, TKK_LINE_MAX);
+	KUNIT_ASSERT_EQ(test, tk_events_run(c->cmd), 0);
+	ret = tkk_listing(c->group, c->event, line, TKK_LINE_MAX);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_STREQ(test, strim(line), want);
 
 	/* the listed line names the probe for removal too */
 	snprintf(cmd, sizeof(cmd), "-:%s/%s", c->group, c->event);
-	KUNIT_EXPECT_EQ(test, tk_test_run(cmd), 0);
-	KUNIT_EXPECT_NULL(test, tk_test_call(c->group, c->event));
+	KUNIT_EXPECT_EQ(test, tk_events_run(cmd), 0);
+	KUNIT_EXPECT_NULL(test, tkk_call(c->group, c->event));
 }
 
 /* ---- refused definitions: errno, error_log code and caret ---- */
@@ -194,7 +270,7 @@ static void tkk_expect_refusal(struct kunit *test, const char *marked,
 	memcpy(cmd + (caret - marked), caret + 1, strlen(caret + 1) + 1);
 
 	tprobe_log_forget_last();
-	KUNIT_EXPECT_EQ_MSG(test, tk_test_run(cmd), err, "%s", cmd);
+	KUNIT_EXPECT_EQ_MSG(test, tk_events_run(cmd), err, "%s", cmd);
 	tprobe_log_get_last(&last);
 	KUNIT_EXPECT_EQ_MSG(test, last.err, code, "%s", cmd);
 	KUNIT_EXPECT_EQ_MSG(test, last.pos, (int)(caret - marked), "%s", cmd);
@@ -206,8 +282,8 @@ static void refused_definition_logs_code_and_caret(struct kunit *test)
 
 	tkk_expect_refusal(test, c->cmd, c->err, c->code);
 	/* nothing was left behind */
-	KUNIT_EXPECT_NULL(test, tk_test_call(TKK_GROUP, "ev"));
-	KUNIT_EXPECT_NULL(test, tk_test_call("kprobes", "p_" TKK_FUNC "_0"));
+	KUNIT_EXPECT_NULL(test, tkk_call(TKK_GROUP, "ev"));
+	KUNIT_EXPECT_NULL(test, tkk_call("kprobes", "p_" TKK_FUNC "_0"));
 }
 
 /* More than MAX_TRACE_ARGS arguments: -E2BIG, caret on the first extra. */
@@ -224,7 +300,7 @@ static void too_many_arguments_are_logged(struct kunit *test)
 		len += scnprintf(cmd + len, room - len, " %s$stack%d",
 				 i == MAX_TRACE_ARGS ? "^" : "", i % 10);
 	tkk_expect_refusal(test, cmd, -E2BIG, TP_ERR_TOO_MANY_ARGS);
-	KUNIT_EXPECT_NULL(test, tk_test_call(TKK_GROUP, "many"));
+	KUNIT_EXPECT_NULL(test, tkk_call(TKK_GROUP, "many"));
 }
 
 /* Siblings: same type and arguments join; a different one is refused. */
@@ -232,7 +308,7 @@ static void second_probe_joins_or_is_refused(struct kunit *test)
 {
 	char line[TKK_LINE_MAX];
 
-	KUNIT_ASSERT_EQ(test, tk_test_run("p:kunit/multi " TKK_FUNC " x=$stack0"), 0);
+	KUNIT_ASSERT_EQ(test, tk_events_run("p:kunit/multi " TKK_FUNC " x=$stack0"), 0);
 	tkk_expect_refusal(test, "^p:kunit/multi " TKK_FUNC " x=$stack0",
 			   -EEXIST, TP_ERR_SAME_PROBE);
 	tkk_expect_refusal(test, "^r:kunit/multi " TKK_FUNC " x=$retval",
@@ -242,18 +318,18 @@ static void second_probe_joins_or_is_refused(struct kunit *test)
 	tkk_expect_refusal(test, "p:kunit/multi " TKK_FUNC " ^x=$stack0:u8",
 			   -EEXIST, TP_ERR_DIFF_ARG_TYPE);
 	/* the same fetch type from elsewhere is a sibling */
-	KUNIT_EXPECT_EQ(test, tk_test_run("p:kunit/multi " TKK_FUNC " x=$stack1"), 0);
+	KUNIT_EXPECT_EQ(test, tk_events_run("p:kunit/multi " TKK_FUNC " x=$stack1"), 0);
 
 	/* removal names a probe by its site and arguments, or all of them */
-	KUNIT_EXPECT_EQ(test, tk_test_run("-:kunit/multi " TKK_FUNC " x=$stack2"),
+	KUNIT_EXPECT_EQ(test, tk_events_run("-:kunit/multi " TKK_FUNC " x=$stack2"),
 			-ENOENT);
-	KUNIT_EXPECT_EQ(test, tk_test_run("-:kunit/multi " TKK_FUNC " x=$stack0"), 0);
-	KUNIT_ASSERT_EQ(test, tk_test_listing(TKK_GROUP, "multi", line,
-					      sizeof(line)), 0);
+	KUNIT_EXPECT_EQ(test, tk_events_run("-:kunit/multi " TKK_FUNC " x=$stack0"), 0);
+	KUNIT_ASSERT_EQ(test, tkk_listing(TKK_GROUP, "multi", line,
+					  sizeof(line)), 0);
 	KUNIT_EXPECT_STREQ(test, strim(line),
 			   "p:kunit/multi " TKK_FUNC " x=$stack1");
 	tkk_remove(test, "multi");
-	KUNIT_EXPECT_EQ(test, tk_test_run("-:kunit/multi"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, tk_events_run("-:kunit/multi"), -ENOENT);
 }
 
 /* ---- the record: header fields and argument fields ---- */
@@ -309,8 +385,8 @@ static void entry_record_layout(struct kunit *test)
 	struct trace_event_call *call;
 	struct ftrace_event_field *ip;
 
-	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
-	call = tk_test_call(TKK_GROUP, "lay");
+	KUNIT_ASSERT_EQ(test, tk_events_run(def), 0);
+	call = tkk_call(TKK_GROUP, "lay");
 	KUNIT_ASSERT_NOT_NULL(test, call);
 
 	ip = tkk_field(call, "__probe_ip");
@@ -332,9 +408,9 @@ static void return_record_layout(struct kunit *test)
 	struct trace_event_call *call;
 	struct ftrace_event_field *f;
 
-	KUNIT_ASSERT_EQ(test, tk_test_run("r:kunit/rlay " TKK_FUNC
-					  " rv=$retval:s32 w=$stack"), 0);
-	call = tk_test_call(TKK_GROUP, "rlay");
+	KUNIT_ASSERT_EQ(test, tk_events_run("r:kunit/rlay " TKK_FUNC
+					    " rv=$retval:s32 w=$stack"), 0);
+	call = tkk_call(TKK_GROUP, "rlay");
 	KUNIT_ASSERT_NOT_NULL(test, call);
 
 	f = tkk_field(call, "__probe_func");
@@ -360,31 +436,31 @@ static void tkk_count_hits(struct kunit *test, const char *def,
 	unsigned long hits, missed;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	KUNIT_ASSERT_EQ(test, tk_events_run(def), 0);
 	file = trace_get_event_file(NULL, TKK_GROUP, event);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 
 	/* disarmed: the handlers do not run */
 	KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
-	KUNIT_ASSERT_EQ(test, tk_test_counts(TKK_GROUP, event, &hits, &missed), 0);
+	KUNIT_ASSERT_EQ(test, tkk_counts(TKK_GROUP, event, &hits, &missed), 0);
 	KUNIT_EXPECT_EQ(test, hits, 0UL);
 
 	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(file->tr, TKK_GROUP,
 							event, true), 0);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
-	KUNIT_ASSERT_EQ(test, tk_test_counts(TKK_GROUP, event, &hits, &missed), 0);
+	KUNIT_ASSERT_EQ(test, tkk_counts(TKK_GROUP, event, &hits, &missed), 0);
 	KUNIT_EXPECT_EQ(test, hits, 3UL);
 	KUNIT_EXPECT_EQ(test, missed, 0UL);
 
 	/* an enabled event cannot be removed */
-	KUNIT_EXPECT_EQ(test, tk_test_run(def[0] == 'r' ? "-:kunit/rhit" :
-					  "-:kunit/hit"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, tk_events_run(def[0] == 'r' ? "-:kunit/rhit" :
+					    "-:kunit/hit"), -EBUSY);
 
 	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(file->tr, TKK_GROUP,
 							event, false), 0);
 	KUNIT_EXPECT_EQ(test, tkk_call_target(), 21);
-	KUNIT_ASSERT_EQ(test, tk_test_counts(TKK_GROUP, event, &hits, &missed), 0);
+	KUNIT_ASSERT_EQ(test, tkk_counts(TKK_GROUP, event, &hits, &missed), 0);
 	KUNIT_EXPECT_EQ(test, hits, 3UL);
 
 	trace_put_event_file(file);
@@ -417,8 +493,8 @@ static void tkk_expect_same_record(struct kunit *test, const char *event,
 	u8 *slow = kunit_kzalloc(test, TKK_REC_MAX, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, slow);
-	KUNIT_ASSERT_EQ(test, tk_test_store_args(TKK_GROUP, event, regs, quick,
-						 slow, TKK_REC_MAX), nr_quick);
+	KUNIT_ASSERT_EQ(test, tkk_store_args(TKK_GROUP, event, regs, quick,
+					     slow, TKK_REC_MAX), nr_quick);
 	KUNIT_EXPECT_MEMEQ(test, quick, slow, TKK_REC_MAX);
 }
 
@@ -451,12 +527,12 @@ static void quick_loads_store_what_the_interpreter_does(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, quick);
 	tkk_fake_regs(&regs, stack, ARRAY_SIZE(stack));
 
-	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	KUNIT_ASSERT_EQ(test, tk_events_run(def), 0);
 	/* a b c d e f k quick; $comm, the dereference, the bitfield not */
 	tkk_expect_same_record(test, "quick", &regs, 7, quick);
 
 	/* and the quick values are the hit's, at their fields */
-	call = tk_test_call(TKK_GROUP, "quick");
+	call = tkk_call(TKK_GROUP, "quick");
 	KUNIT_ASSERT_NOT_NULL(test, call);
 	f = tkk_field(call, "a");
 	KUNIT_ASSERT_NOT_NULL(test, f);
@@ -475,8 +551,8 @@ static void quick_loads_store_what_the_interpreter_does(struct kunit *test)
 			(u8)regs_get_kernel_argument(&regs, 1));
 	tkk_remove(test, "quick");
 
-	KUNIT_ASSERT_EQ(test, tk_test_run("r:kunit/rquick " TKK_FUNC
-					  " rv=$retval:s16 w=$stack1 r=$retval:u64"),
+	KUNIT_ASSERT_EQ(test, tk_events_run("r:kunit/rquick " TKK_FUNC
+					    " rv=$retval:s16 w=$stack1 r=$retval:u64"),
 			0);
 	tkk_expect_same_record(test, "rquick", &regs, 3, quick);
 	KUNIT_EXPECT_EQ(test, get_unaligned((unsigned long *)(quick + 2 +
@@ -529,7 +605,7 @@ static void direct_record_is_the_general_one(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, general);
 	tr = trace_array_get_by_name(TKK_INSTANCE, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, tr);
-	KUNIT_ASSERT_EQ(test, tk_test_run(def), 0);
+	KUNIT_ASSERT_EQ(test, tk_events_run(def), 0);
 	file = trace_get_event_file(TKK_INSTANCE, TKK_GROUP, "rec");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TKK_GROUP, "rec",
