@@ -17,12 +17,12 @@
  * Return (x86-64).  The graph kind pushes its frame inline
  * (fgraph_push_direct_frame()) and hooks the return to fprobe's own
  * trampoline, fprobe_return_handler (arch/x86/kernel/ftrace_64.S), whose C
- * half fprobe_return() reads the frame, runs the exit handlers and pops
- * it: no call into fgraph and no dispatch by slot.  The frame is a
- * complete direct frame (kernel/trace/fgraph_frame.h), so walkers and
- * unwinders treat it as any other, and fgraph_is_hook() knows the
- * trampoline.  Elsewhere frames are hooked to return_to_handler and come
- * back through fprobe_graph_return().
+ * half fprobe_return() (fprobe_return.c) reads the frame, runs the exit
+ * handlers and pops it: no call into fgraph and no dispatch by slot.  The
+ * frame is a complete direct frame (kernel/trace/fgraph_frame.h), so
+ * walkers and unwinders treat it as any other, and fgraph_is_hook() knows
+ * the trampoline.  Elsewhere frames are hooked to return_to_handler and
+ * come back through fprobe_graph_return().
  *
  * The filter of each hook is the union of the call sites of its kind; a
  * hook is registered exactly while some probe of its kind is attached.
@@ -97,79 +97,17 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 #include "fgraph_frame.h"
+#include "fprobe_internal.h"
 
-/* Shadow-stack record: header word layout. */
-#define FPROBE_HDR_WORDS	GENMASK(3, 0)	/* entry data words that follow */
-#define FPROBE_HDR_CALL		BIT(4)		/* exit handler wanted */
-#define FPROBE_HDR_ID_SHIFT	5		/* generation and slot */
-#define FPROBE_SLOT_BITS	20
-#define FPROBE_SLOT_MASK	GENMASK(FPROBE_SLOT_BITS - 1, 0)
-/* The slot in the top bits: one shift extracts it. */
-#define FPROBE_HDR_SLOT_SHIFT	(BITS_PER_LONG - FPROBE_SLOT_BITS)
-#define FPROBE_HDR_GEN_SHIFT	FPROBE_HDR_ID_SHIFT
-#define FPROBE_GEN_LIMIT	(GENMASK(FPROBE_HDR_SLOT_SHIFT - 1, 0) >> \
-				 FPROBE_HDR_GEN_SHIFT)
 /* The first size of the table of live registrations. */
 #define FPROBE_REGS_MIN		64
 
-#define FPROBE_DATA_WORDS_MAX	(FPROBE_ENTRY_DATA_MAX / sizeof(long))
 /* Words one call may reserve for all graph probes of a site (fgraph's limit). */
 #define FPROBE_CALL_WORDS	32
 
 /* Map size bounds, in bits of the bucket index. */
 #define FPROBE_MAP_MIN_BITS	4
 #define FPROBE_MAP_MAX_BITS	20
-
-enum fprobe_kind {
-	FPROBE_KIND_ENTRY,	/* no exit handler: served by fprobe_ftrace_ops */
-	FPROBE_KIND_GRAPH,	/* exit handler: served by fprobe_exit_ops */
-	FPROBE_NR_KINDS,
-};
-
-/*
- * struct fprobe_node - one probe on one call site
- * @next: chain links; a map uses next[map->link]
- * @ip: the call site (ftrace location)
- * @fp: the probe; set before the node is linked, never changed
- * @hdr: the probe's shadow-stack header, FPROBE_HDR_CALL set (graph
- *	kind; the entry kind only uses the id part, unused)
- * @site_words: words the graph-kind nodes of the site need together (a
- *	header and the entry data each), the same in every node of the
- *	site; read from the site's first node, so that one walk does
- * @kind: enum fprobe_kind
- * @sole: the site's only graph-kind node (its words are the site's), so
- *	a hit needs no block of records; kept with @site_words
- * @linked: in the current map (fprobe_mutex)
- * @released: unlinked in the current change, its ip not yet released
- *	from the hook filter (fprobe_mutex)
- */
-struct fprobe_node {
-	struct fprobe_node __rcu	*next[2];
-	unsigned long			ip;
-	struct fprobe			*fp;
-	unsigned long			hdr;
-	u16				site_words;
-	u8				kind;
-	bool				sole;
-	bool				linked;
-	bool				released;
-};
-
-/*
- * struct fprobe_binding - a registration: the nodes of one fprobe
- * @list: on fprobe_bindings
- * @fp: the probe
- * @id: generation and slot, as in the record headers (graph kind)
- * @nr: number of nodes (distinct call sites)
- * @nodes: one per call site
- */
-struct fprobe_binding {
-	struct list_head	list;
-	struct fprobe		*fp;
-	unsigned long		id;
-	unsigned int		nr;
-	struct fprobe_node	nodes[] __counted_by(nr);
-};
 
 /*
  * struct fprobe_map - the site -> nodes hash map
@@ -181,18 +119,6 @@ struct fprobe_map {
 	unsigned int			bits;
 	unsigned int			link;
 	struct fprobe_node __rcu	*heads[];
-};
-
-/*
- * struct fprobe_regs - the graph-kind registrations by slot, for the
- * return path; replaced (larger) when full, the old one freed after a
- * grace period
- * @size: number of slots
- * @slot: the registrations
- */
-struct fprobe_regs {
-	unsigned long			size;
-	struct fprobe_binding __rcu	*slot[] __counted_by(size);
 };
 
 /*
@@ -215,7 +141,7 @@ static union {
 } fprobe_map_first = { .map.bits = FPROBE_MAP_MIN_BITS };
 
 static DEFINE_MUTEX(fprobe_mutex);
-static struct fprobe_regs __rcu *fprobe_regs = RCU_INITIALIZER(&fprobe_regs_empty);
+struct fprobe_regs __rcu *fprobe_regs = RCU_INITIALIZER(&fprobe_regs_empty);
 static struct fprobe_map __rcu *fprobe_map = RCU_INITIALIZER(&fprobe_map_first.map);
 /* The map replaced last, and the grace-period cookie after which it is unused. */
 static struct fprobe_map *fprobe_retired;
@@ -227,7 +153,7 @@ static unsigned int fprobe_kind_linked[FPROBE_NR_KINDS];
 static bool fprobe_hook_on[FPROBE_NR_KINDS];
 
 /* Bit n set: fprobe handlers run on this CPU at context level n. */
-static DEFINE_PER_CPU(unsigned int, fprobe_running);
+DEFINE_PER_CPU(unsigned int, fprobe_running);
 
 #define fprobe_deref(p)	rcu_dereference_protected(p, lockdep_is_held(&fprobe_mutex))
 
@@ -304,70 +230,6 @@ static __always_inline void fprobe_hook_return(struct ftrace_regs *fregs)
 }
 
 /*
- * Mark handlers running in the current context; preemption is disabled.
- * Returns the token to give back to fprobe_busy_exit() (the mask that
- * clears the context's bit, never 0), or 0 when handlers already run in
- * this context (a nested hit).  An interrupt in between restores the word
- * before it returns, so a plain read-modify-write is safe.
- */
-static __always_inline unsigned int fprobe_busy_enter(void)
-{
-	/*
-	 * The context's bit: 0 for a task, then by the highest bit of the
-	 * softirq-serving, hardirq and NMI counts (NMI above hardirq above
-	 * softirq, so a nested context never shares a lower one's bit).
-	 */
-	unsigned int ctx = preempt_count() &
-			   (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
-
-	unsigned int bit;
-
-	if (unlikely(ctx)) {
-		/*
-		 * The barrier keeps this read of the word apart from the
-		 * task's below, which then stays one test of memory.
-		 */
-		barrier();
-		bit = 1U << fls(ctx);
-		if (unlikely(__this_cpu_read(fprobe_running) & bit))
-			return 0;
-		__this_cpu_or(fprobe_running, bit);
-		barrier();
-		return ~bit;
-	}
-	/* Constants for the task's bit: no mask to compute. */
-	if (unlikely(__this_cpu_read(fprobe_running) & 1))
-		return 0;
-	__this_cpu_or(fprobe_running, 1);
-	barrier();
-	return ~1U;
-}
-
-/* @mask: what fprobe_busy_enter() returned (not 0). */
-static __always_inline void fprobe_busy_exit(unsigned int mask)
-{
-	barrier();
-	/* One read-modify-write instruction of memory where the arch has it. */
-	__this_cpu_and(fprobe_running, mask);
-}
-
-/*
- * RCU watches this CPU (the map may be walked); preemption is disabled.
- * The inline test where there is one: rcu_is_watching() is a call.  The
- * state word is read as per-CPU data (one plain read of an int, what
- * rcu_is_watching_curr_cpu() does through a computed pointer), so the
- * test is one instruction of memory where the arch has per-CPU operands.
- */
-static __always_inline bool fprobe_rcu_ok(void)
-{
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return raw_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
-#else
-	return rcu_is_watching();
-#endif
-}
-
-/*
  * The lockless walk.  Readers run with preemption disabled and RCU
  * watching; the plain rcu_dereference_raw() is deliberate: lockdep's
  * checking variants are themselves traceable functions in some configs.
@@ -439,12 +301,6 @@ static __always_inline void fprobe_hit_end(unsigned int bit)
 	preempt_enable_notrace();
 }
 
-/* FPROBE_FL_KPROBE_SHARED probes skip their handlers while a kprobe runs. */
-static __always_inline bool fprobe_kprobe_blocks(unsigned int flags)
-{
-	return unlikely(flags & FPROBE_FL_KPROBE_SHARED) && kprobe_running();
-}
-
 /*
  * The handler calls of FPROBE_FL_KPROBE_SHARED probes, inside a kprobe
  * busy section.  Out of line: the values they keep across their three
@@ -464,9 +320,9 @@ static noinline int fprobe_call_entry_busy(struct fprobe *fp, unsigned long ip,
 
 NOKPROBE_SYMBOL(fprobe_call_entry_busy);
 
-static noinline void fprobe_call_exit_busy(struct fprobe *fp, unsigned long ip,
-					   unsigned long ret_ip,
-					   struct ftrace_regs *fregs, void *data)
+noinline void fprobe_call_exit_busy(struct fprobe *fp, unsigned long ip,
+				    unsigned long ret_ip,
+				    struct ftrace_regs *fregs, void *data)
 {
 	kprobe_busy_begin();
 	fp->exit_handler(fp, ip, ret_ip, fregs, data);
@@ -482,16 +338,6 @@ fprobe_call_entry(struct fprobe *fp, unsigned int flags, unsigned long ip,
 	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED)))
 		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
 	return fprobe_call_entry_busy(fp, ip, ret_ip, fregs, data);
-}
-
-static __always_inline void
-fprobe_call_exit(struct fprobe *fp, unsigned int flags, unsigned long ip,
-		 unsigned long ret_ip, struct ftrace_regs *fregs, void *data)
-{
-	if (likely(!(flags & FPROBE_FL_KPROBE_SHARED)))
-		fp->exit_handler(fp, ip, ret_ip, fregs, data);
-	else
-		fprobe_call_exit_busy(fp, ip, ret_ip, fregs, data);
 }
 
 /* Entry of a function with entry-kind probes (fprobe_ftrace_ops.func). */
@@ -723,75 +569,6 @@ out:
 NOKPROBE_SYMBOL(fprobe_exit_entry);
 
 /*
- * Find the live registration a record header names: false if it is gone
- * since, else true with its probe in *@fpp (never NULL).  A flag and an
- * out parameter, not a pointer, so a caller tests one condition (the
- * kernel's compiler keeps a test of a loaded pointer for NULL).
- */
-static __always_inline bool fprobe_find_live(unsigned long hdr,
-					     struct fprobe **fpp)
-{
-	struct fprobe_regs *regs = rcu_dereference_raw(fprobe_regs);
-	unsigned long slot = hdr >> FPROBE_HDR_SLOT_SHIFT;
-	struct fprobe_binding *b;
-
-	/* Never NULL: an empty table, and a free slot's id matches no record. */
-	if (unlikely(slot >= regs->size))
-		return false;
-	b = rcu_dereference_raw(regs->slot[slot]);
-	if (unlikely((b->id ^ hdr) >> FPROBE_HDR_ID_SHIFT))
-		return false;
-	*fpp = b->fp;
-	return true;
-}
-
-/*
- * Run the exit handlers the record block @data (@nr words) of a call of
- * @ip asks for; preemption disabled, the instruction pointer of @fregs
- * the real return address.  Handlers cannot be running in this context
- * already: a call hooked before they started cannot return while they
- * run, and calls made by them are not hooked; the bit is taken for what
- * the exit handlers call.
- */
-static __always_inline void fprobe_run_exits(unsigned long ip,
-					     unsigned long *data,
-					     unsigned int nr,
-					     struct ftrace_regs *fregs)
-{
-	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
-	unsigned int pos, words, flags, bit;
-	unsigned long hdr;
-	struct fprobe *fp;
-
-	if (unlikely(!fprobe_rcu_ok()))
-		return;
-	bit = fprobe_busy_enter();
-	for (pos = 0; pos < nr; pos += 1 + words) {
-		hdr = data[pos];
-		if (!hdr)
-			break;
-		words = hdr & FPROBE_HDR_WORDS;
-		if (WARN_ON_ONCE(pos + 1 + words > nr))
-			break;
-		if (!(hdr & FPROBE_HDR_CALL))
-			continue;
-		if (!fprobe_find_live(hdr, &fp))
-			continue;
-		flags = READ_ONCE(fp->flags);
-		if (flags & FPROBE_FL_DISABLED)
-			continue;
-		if (unlikely(!bit) || fprobe_kprobe_blocks(flags)) {
-			fp->nmissed++;
-			continue;
-		}
-		fprobe_call_exit(fp, flags, ip, ret_ip, fregs,
-				 words ? &data[pos + 1] : NULL);
-	}
-	if (bit)
-		fprobe_busy_exit(bit);
-}
-
-/*
  * Return of a call hooked to return_to_handler (fprobe_graph_ops' return
  * callback, preemption disabled), on architectures without
  * fprobe_return_handler.
@@ -803,238 +580,6 @@ static void fprobe_graph_return(unsigned long ip, unsigned long *data,
 }
 
 NOKPROBE_SYMBOL(fprobe_graph_return);
-
-#ifdef FGRAPH_HAVE_FPROBE_HANDLER
-/* fprobe_run_one_exit() for a live FPROBE_FL_KPROBE_SHARED probe. */
-static noinline void fprobe_one_exit_shared(struct fprobe *fp, unsigned long ip,
-					    unsigned long hdr,
-					    unsigned long *data,
-					    struct ftrace_regs *fregs)
-{
-	unsigned int bit = fprobe_busy_enter();
-
-	if (unlikely(!bit) || kprobe_running())
-		fp->nmissed++;
-	else
-		fprobe_call_exit_busy(fp, ip,
-				      ftrace_regs_get_instruction_pointer(fregs),
-				      fregs, (hdr & FPROBE_HDR_WORDS) ? data : NULL);
-	if (bit)
-		fprobe_busy_exit(bit);
-}
-
-NOKPROBE_SYMBOL(fprobe_one_exit_shared);
-
-/*
- * The exit of a call whose block is one record, @hdr (its CALL bit set),
- * followed by the probe's entry data @data: fprobe_run_exits() for one
- * record, with preemption disabled and the instruction pointer of @fregs
- * the real return address.
- */
-static __always_inline void fprobe_run_one_exit(unsigned long ip,
-						unsigned long hdr,
-						unsigned long *data,
-						struct ftrace_regs *fregs)
-{
-	unsigned int flags, bit;
-	struct fprobe *fp;
-
-	if (unlikely(!fprobe_rcu_ok()))
-		return;
-	if (unlikely(!fprobe_find_live(hdr, &fp)))
-		return;
-	flags = READ_ONCE(fp->flags);
-	if (unlikely(flags & (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))) {
-		/* One test of the flags for the common probe. */
-		if (!(flags & FPROBE_FL_DISABLED))
-			fprobe_one_exit_shared(fp, ip, hdr, data, fregs);
-		return;
-	}
-	bit = fprobe_busy_enter();
-	if (unlikely(!bit)) {
-		fp->nmissed++;
-		return;
-	}
-	fp->exit_handler(fp, ip, ftrace_regs_get_instruction_pointer(fregs),
-			 fregs, (hdr & FPROBE_HDR_WORDS) ? data : NULL);
-	fprobe_busy_exit(bit);
-}
-
-/*
- * The return-address slot fprobe_return_handler pushed: its own address
- * there while fprobe_return() runs, what RET takes it to after.  The
- * trampoline builds the register frame right below it, so its address
- * is known without reading the frame's sp (the word just below that sp).
- */
-static __always_inline unsigned long *fprobe_handler_slot(struct ftrace_regs *fregs)
-{
-	return (unsigned long *)(&arch_ftrace_regs(fregs)->regs + 1);
-}
-
-/* fprobe_return() for any frame: several records, or not a frame of ours. */
-static noinline unsigned long fprobe_return_general(struct ftrace_regs *fregs)
-{
-	struct task_struct *t = current;
-	unsigned long *ws = t->ret_stack;
-	unsigned int base, words;
-	unsigned long *data, ret;
-	struct ftrace_ret_stack *hdr;
-
-	base = ws ? fgraph_top_direct_frame(t, ws, &data, &words) : 0;
-	if (unlikely(!base))
-		return ftrace_return_to_handler(fregs);
-	hdr = fg_hdr(ws, base);
-	ret = hdr->ret;
-	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
-
-	preempt_disable_notrace();
-	fprobe_run_exits(hdr->func, data, words, fregs);
-	preempt_enable_notrace();
-
-	fgraph_pop_frame(t, ws, base);
-	return ret;
-}
-
-/* The largest frame of one fprobe record, in words. */
-#define FPROBE_FRAME_MAX	(FGRAPH_FRAME_MIN + 2 + FPROBE_DATA_WORDS_MAX)
-
-/*
- * fprobe_return() for every frame but the common one: a record with entry
- * data (the handler reads the data on the shadow stack, so the frame is
- * popped after it), a slot hooked twice, or any frame of several records
- * or not of ours (fprobe_return_general()).
- */
-static noinline void fprobe_return_slow(struct ftrace_regs *fregs)
-{
-	struct task_struct *t = current;
-	unsigned long *ws = t->ret_stack;
-	unsigned int state = READ_ONCE(t->curr_ret_stack);
-	unsigned int base = fg_base(state), top = fg_top(state);
-	/* The entry data words, if the frame holds one fprobe record. */
-	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 2);
-	struct ftrace_ret_stack *frame;
-	unsigned long link, hdr, ret;
-
-	/*
-	 * A frame's words in the stack: one test of the base covers the top
-	 * too, given the words (frames in the last FPROBE_FRAME_MAX words go
-	 * the general way).
-	 */
-	if (!ws || base - FGRAPH_FIRST_WORD >
-	    FGRAPH_STACK_WORDS - FGRAPH_FIRST_WORD - FPROBE_FRAME_MAX ||
-	    words > FPROBE_DATA_WORDS_MAX)
-		goto general;
-	link = ws[fg_link_word(base)];
-	hdr = ws[fg_link_word(base) + 1];
-	if ((link & (FG_LINK_DIRECT | FG_BASE_MASK << FG_TOP_SHIFT)) !=
-	    (FG_LINK_DIRECT | base << FG_TOP_SHIFT) ||
-	    (hdr & FPROBE_HDR_WORDS) != words)
-		goto general;
-
-	frame = fg_hdr(ws, base);
-	ret = frame->ret;
-	ftrace_regs_set_instruction_pointer(fregs, fgraph_real_ret(ws, base, ret));
-	if (hdr & FPROBE_HDR_CALL) {
-		preempt_disable_notrace();
-		fprobe_run_one_exit(frame->func, hdr, &ws[fg_link_word(base) + 2],
-				    fregs);
-		preempt_enable_notrace();
-	}
-	/* Pop: back to the state the link saved. */
-	barrier();
-	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
-	*fprobe_handler_slot(fregs) = ret;
-	return;
-general:
-	*fprobe_handler_slot(fregs) = fprobe_return_general(fregs);
-}
-
-/* The frame of one fprobe record without entry data, in words. */
-#define FPROBE_FRAME_ONE	(FGRAPH_FRAME_MIN + 2)
-
-/**
- * fprobe_return - the return of a call whose exit fprobe hooked
- * @fregs: the registers fprobe_return_handler saved (return value, frame)
- *
- * The top frame of the task's shadow stack is the direct frame fprobe
- * pushed for this call (the slot held fprobe_return_handler, and frames
- * pushed since have been popped).  Runs the exit handlers its records ask
- * for, pops it and stores where the call really returns to into the
- * trampoline's return-address slot (fprobe_return_handler leaves that, and
- * the instruction pointer of @fregs, to us).  The common frame, one
- * probe's record without entry data and with its CALL bit, is read here;
- * any other goes to fprobe_return_slow(), and a top that is not a direct
- * frame is not ours: fgraph's return path then takes the call (and stops
- * graph tracing if the stack is corrupt).
- *
- * The common frame leaves nothing on the shadow stack that the handler
- * needs, so it is popped first, and the address it saved goes into the
- * trampoline's slot before the handler runs: an unwinder in the handler
- * reads the caller there directly (or a hook that a frame still below it
- * translates), and the function keeps fewer values across the handler
- * call.
- *
- * Context: fprobe_return_handler, any context.
- */
-void fprobe_return(struct ftrace_regs *fregs)
-{
-	struct task_struct *t = current;
-	unsigned long *ws = t->ret_stack;
-	unsigned int state = READ_ONCE(t->curr_ret_stack);
-	unsigned long base = fg_base(state);
-	unsigned long link, hdr, ret, func;
-	struct ftrace_ret_stack *frame;
-	unsigned long *f;
-
-	/*
-	 * Exactly the common frame's words, all of them in the page (the one
-	 * test of the base covers the top; a base among the task vars would
-	 * only read words of the page, and no such frame passes the link
-	 * test), then: a direct frame whose link names a state with its top
-	 * at our base, and a record asking for the exit handler without
-	 * entry data.  The link's bits above the state's must be
-	 * FG_LINK_DIRECT alone.
-	 */
-	if (unlikely(!ws || base > FGRAPH_STACK_WORDS - FPROBE_FRAME_ONE ||
-		     fg_top(state) - base != FPROBE_FRAME_ONE))
-		goto slow;
-	/* The frame's words, from one address. */
-	f = &ws[base];
-	link = f[FGRAPH_HDR_WORDS];
-	hdr = f[FGRAPH_HDR_WORDS + 1];
-	if (unlikely(link >> FG_TOP_SHIFT !=
-		     base + (FG_LINK_DIRECT >> FG_TOP_SHIFT) ||
-		     (hdr & (FPROBE_HDR_WORDS | FPROBE_HDR_CALL)) != FPROBE_HDR_CALL))
-		goto slow;
-
-	frame = (struct ftrace_ret_stack *)f;
-	ret = frame->ret;
-	/*
-	 * A function hooked twice (another hook saved below ours) is rare:
-	 * the slow way finds the real return address, and no call out of
-	 * line is left before the handler's (fewer values to keep).
-	 */
-	if (unlikely(fgraph_is_hook(ret)))
-		goto slow;
-	func = frame->func;
-	ftrace_regs_set_instruction_pointer(fregs, ret);
-	*fprobe_handler_slot(fregs) = ret;
-	/* Pop: back to the state the link saved. */
-	barrier();
-	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
-
-	preempt_disable_notrace();
-	fprobe_run_one_exit(func, hdr, NULL, fregs);
-	preempt_enable_notrace();
-	return;
-slow:
-	fprobe_return_slow(fregs);
-}
-
-NOKPROBE_SYMBOL(fprobe_return_general);
-NOKPROBE_SYMBOL(fprobe_return_slow);
-NOKPROBE_SYMBOL(fprobe_return);
-#endif
 
 static struct ftrace_ops fprobe_ftrace_ops = {
 	.func	= fprobe_ftrace_entry,
