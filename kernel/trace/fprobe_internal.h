@@ -1,17 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Private to fprobe (kernel/trace/fprobe*.c): the record format on the
- * shadow stack, the registration structures, and the inline helpers that
- * both halves of a hit need.
+ * shadow stack, the registration structures, what the files share, and
+ * the inline helpers that both halves of a hit need.
  *
- *   fprobe.c          the hot path (entry callbacks, the generic return
- *                     callback) and the hooks
- *   fprobe_return.c   fprobe_return(), the C half of the arch's
- *                     fprobe_return_handler (CONFIG_HAVE_FPROBE_RETURN_HANDLER)
+ * The files, top to bottom:
  *
- * The helpers below are always inlined: each half of a hit keeps them in
- * its own code, as when they were one file.  They call nothing outside
- * this header but the probes' handlers and fprobe_call_exit_busy().
+ *   fprobe_register.c  the API, the bindings, the table of live
+ *                      registrations, text going away; takes fprobe_mutex
+ *   fprobe_map.c       the site map, and the release of sites from the
+ *                      hooks (fprobe_mutex held)
+ *   fprobe.c           the hooks (fprobe_mutex held); the hot path: the
+ *                      entry callbacks and the generic return callback
+ *   fprobe_return.c    fprobe_return(), the C half of the arch's
+ *                      fprobe_return_handler (HAVE_FPROBE_RETURN_HANDLER)
+ *
+ * Calls go one way, downwards, never back up:
+ *
+ *   fprobe_register.c -> fprobe_map.c  fprobe_map_fit(), fprobe_node_link(),
+ *                                      fprobe_release_sites(), ...
+ *   fprobe_register.c -> fprobe.c      fprobe_hook_add()
+ *   fprobe_map.c      -> fprobe.c      fprobe_hook_remove()
+ *   fprobe_return.c   -> fprobe.c      fprobe_call_exit_busy()
+ *
+ * The hot path (fprobe.c's callbacks, fprobe_return.c) calls nothing above
+ * it: it reads the map and the table without locks, as the files above
+ * publish them with RCU.  The helpers at the end of this header are always
+ * inlined, so each half of a hit keeps them in its own code, as when they
+ * were one file; they call nothing but the probes' handlers and
+ * fprobe_call_exit_busy().
  */
 #ifndef _KERNEL_TRACE_FPROBE_INTERNAL_H
 #define _KERNEL_TRACE_FPROBE_INTERNAL_H
@@ -24,6 +41,7 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
@@ -104,16 +122,72 @@ struct fprobe_regs {
 	struct fprobe_binding __rcu	*slot[] __counted_by(size);
 };
 
-/* fprobe.c: the table of live registrations, read by the return side. */
+/*
+ * struct fprobe_map - the site -> nodes hash map
+ * @bits: log2 of the number of buckets
+ * @link: which of a node's links this map's chains use
+ * @heads: bucket chains
+ */
+struct fprobe_map {
+	unsigned int			bits;
+	unsigned int			link;
+	struct fprobe_node __rcu	*heads[];
+};
+
+/* Sites no longer wanted by any node of one kind. */
+struct fprobe_site_list {
+	unsigned long	*ips;
+	unsigned int	nr;
+};
+
+/* ---- state the files share ------------------------------------------------ */
+
+/* fprobe_register.c: serialises every change. */
+extern struct mutex fprobe_mutex;
+/* fprobe_register.c: the table of live registrations, read by the return side. */
 extern struct fprobe_regs __rcu *fprobe_regs;
+/* fprobe_map.c: the site map, read by the hot path. */
+extern struct fprobe_map __rcu *fprobe_map;
+/* fprobe_map.c: the linked nodes of each kind (fprobe_mutex). */
+extern unsigned int fprobe_kind_linked[FPROBE_NR_KINDS];
 
 /* fprobe.c: bit n set while fprobe handlers run on this CPU at level n. */
 DECLARE_PER_CPU(unsigned int, fprobe_running);
 
-/* fprobe.c: an exit handler call of an FPROBE_FL_KPROBE_SHARED probe. */
+#define fprobe_deref(p)	rcu_dereference_protected(p, lockdep_is_held(&fprobe_mutex))
+
+/* ---- fprobe.c: the hooks (fprobe_mutex held), and a handler call --------- */
+
+struct ftrace_hash;
+
+int fprobe_hook_add(u8 kind, unsigned long *ips, unsigned int nr,
+		    struct ftrace_hash **hash);
+void fprobe_hook_remove(u8 kind, unsigned long *ips, unsigned int nr);
+
+/* An exit handler call of an FPROBE_FL_KPROBE_SHARED probe. */
 void fprobe_call_exit_busy(struct fprobe *fp, unsigned long ip,
 			   unsigned long ret_ip, struct ftrace_regs *fregs,
 			   void *data);
+
+/* ---- fprobe_map.c: the map and releasing sites (fprobe_mutex held) ------- */
+
+static inline struct fprobe_map *fprobe_map_locked(void)
+{
+	return fprobe_deref(fprobe_map);
+}
+
+bool fprobe_site_has_kind(struct fprobe_map *map, unsigned long ip, u8 kind);
+void fprobe_map_reap(void);
+int fprobe_map_fit(unsigned int extra);
+void fprobe_map_trim(void);
+void fprobe_node_link(struct fprobe_map *map, struct fprobe_node *node);
+void fprobe_node_unlink(struct fprobe_map *map, struct fprobe_node *node);
+unsigned int fprobe_sort_unique(unsigned long *ips, unsigned int nr);
+void fprobe_lists_alloc(struct fprobe_site_list *lists,
+			const unsigned int *count);
+void fprobe_collect_released(struct fprobe_binding *b,
+			     struct fprobe_site_list *lists);
+void fprobe_release_sites(struct fprobe_site_list *lists);
 
 /* ---- inline helpers of both halves of a hit ------------------------------- */
 
