@@ -63,7 +63,7 @@ struct fprobe {
 	size_t			entry_data_size;
 	fprobe_entry_cb		entry_handler;
 	fprobe_exit_cb		exit_handler;
-	/* private: kernel/trace/fprobe.c's registration, NULL when none */
+	/* private: kernel/trace/fprobe_register.c's binding, NULL when none */
 	struct fprobe_binding	*binding;
 };
 

@@ -153,8 +153,8 @@ extern bool fgraph_killed;
 # define FGRAPH_HAVE_FPROBE_HANDLER
 void fprobe_return_handler(void);
 /*
- * fprobe.c: what fprobe_return_handler calls; it stores the real return
- * address into the trampoline's slot, the word just below fregs' sp.
+ * fprobe_return.c: what fprobe_return_handler calls; it stores the real
+ * return address into the trampoline's slot, the word just below fregs' sp.
  */
 void fprobe_return(struct ftrace_regs *fregs);
 #endif
