@@ -53,6 +53,8 @@
  */
 #define pr_fmt(fmt)	"trace_eprobe: " fmt
 
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
@@ -62,6 +64,7 @@
 #include <linux/unaligned.h>
 
 #include "trace_dynevent.h"
+#include "trace_eprobe.h"
 #include "trace_probe.h"
 #include "trace_probe_tmpl.h"
 #include "trace_probe_kernel.h"
@@ -807,10 +810,24 @@ static int eprobe_create_argv(int argc, const char **argv)
 
 /* ---- dyn_event callbacks ---- */
 
-static int eprobe_dyn_create(const char *raw_command)
+/**
+ * eprobe_dyn_create - define an eprobe from a dynamic_events line
+ * @raw_command: the definition as written to dynamic_events
+ *
+ * The create callback of the "e" type of dynamic event.  With CONFIG_KUNIT
+ * it is visible to the eprobe KUnit suite, which runs its definitions
+ * through it as dyn_event_create() does.
+ *
+ * Context: process context, dyn_event_ops_mutex held; sleeps.
+ * Return: 0 when the eprobe was defined, -ECANCELED when the line is no
+ * eprobe definition, else a negative errno; most refusals also leave an
+ * error_log entry.
+ */
+VISIBLE_IF_KUNIT int eprobe_dyn_create(const char *raw_command)
 {
 	return trace_probe_create(raw_command, eprobe_create_argv);
 }
+EXPORT_SYMBOL_IF_KUNIT(eprobe_dyn_create);
 
 /* "e:GRP/EVENT SYSTEM.ATTACHED NAME=ARG ..."; FILTER is not shown. */
 static int eprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
