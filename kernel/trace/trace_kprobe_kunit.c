@@ -11,7 +11,8 @@
  * counts, and what removal accepts.
  *
  * The probed function is kprobe_trace_selftest_target(), which the kernel
- * builds with a function-entry call site whenever kprobe events are built.
+ * builds with a function-entry call site along with the boot-time selftest
+ * (FTRACE_STARTUP_TEST, which the suite's Kconfig entry requires).
  * Every event a case defines is in the group "kunit" and is removed by
  * the case.  The caret of a refusal is written into the command as '^'
  * (as upstream's ftracetest writes it), and taken out before the command
