@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Private interface between the files of the uprobe event layer.  Nothing
- * outside them includes it.
+ * outside them includes it, except the layer's KUnit suite.
  *
  * Files, and who calls whom.  Calls go one way: each file calls only
  * files listed above it.
@@ -167,5 +167,15 @@ int uprobe_resolve_path(const char *name, struct path *path);
 enum probe_print_type trace_uprobe_print_type(struct trace_uprobe *tu);
 int uprobe_events_create_argv(int argc, const char **argv);
 int uprobe_dyn_create(const char *raw_command);
+
+/*
+ * Seen by the KUnit suite (trace_uprobe_kunit.c) only; static without
+ * KUnit.  trace_uprobe_find() above is exported to the suite as well.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+/* trace_uprobe_files.c */
+int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev);
+int uprobe_events_run(const char *cmd);
+#endif
 
 #endif /* _KERNEL_TRACE_UPROBE_H */

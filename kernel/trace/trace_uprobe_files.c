@@ -10,9 +10,11 @@
  * uprobe_events is parsed under dyn_event_ops_mutex.  Clearing all events
  * on open(O_TRUNC) is all or nothing.
  */
+#include <linux/export.h>
 #include <linux/percpu.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <kunit/visibility.h>
 
 #include "trace_uprobe.h"
 
@@ -39,7 +41,7 @@ static void trace_uprobe_format_addr(struct trace_uprobe *tu, char *buf,
  * Context: event_mutex held.
  * Return: 0.
  */
-static int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
+VISIBLE_IF_KUNIT int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
 	char addr[MAX_ARGSTR_LEN + 1];
@@ -55,6 +57,7 @@ static int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	seq_putc(m, '\n');
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uprobe_dyn_show);
 
 /* Does "PATH:ADDR [ARGS]" in @argv describe @tu (no @argv: yes)? */
 static bool trace_uprobe_match_head(struct trace_uprobe *tu, int argc,
@@ -186,7 +189,7 @@ static int uprobe_list_open(struct inode *inode, struct file *file)
  * Return: 0 or a negative errno; a refused definition leaves an error_log
  * entry.
  */
-static int uprobe_events_run(const char *cmd)
+VISIBLE_IF_KUNIT int uprobe_events_run(const char *cmd)
 {
 	if (cmd[0] == '-')
 		return dyn_event_release(cmd, &trace_uprobe_ops);
@@ -194,6 +197,7 @@ static int uprobe_events_run(const char *cmd)
 	/* Nobody else may take the line here: parsed as final. */
 	return trace_probe_create_locked(cmd, uprobe_events_create_argv);
 }
+EXPORT_SYMBOL_IF_KUNIT(uprobe_events_run);
 
 static ssize_t uprobe_events_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)

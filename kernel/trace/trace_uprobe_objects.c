@@ -13,9 +13,11 @@
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
 #include <linux/dcache.h>
+#include <linux/export.h>
 #include <linux/path.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include "trace_uprobe.h"
 
@@ -88,6 +90,7 @@ struct trace_uprobe *trace_uprobe_find(const char *event, const char *group)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(trace_uprobe_find);
 
 static bool trace_uprobe_same_site(struct trace_uprobe *a,
 				   struct trace_uprobe *b)
