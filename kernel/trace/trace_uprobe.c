@@ -11,28 +11,27 @@
  * run in the task that hit the breakpoint, so they may sleep and may fault
  * on user memory.  All memory a uprobe argument reads is user memory.
  *
- * Locking and lifetime rules of this file:
- *  - event_mutex guards the dyn_event list, the sibling list of every
- *    trace_probe_event, trace_uprobe::uprobe, the consumer filter pointer,
- *    the enable state and the scratch-area user count.  Creation also
- *    runs under dyn_event_ops_mutex, which serialises the error log.
- *  - A trace_uprobe does not change once it is on the dyn_event list,
- *    except for the fields named above.  It is freed only while its event
- *    is disabled; disabling ends in uprobe_unregister_sync(), so no handler
- *    can still run on a freed trace_uprobe.
- *  - Handlers read the event flags with acquire semantics and walk the
- *    event's file links under RCU.
- *  - The perf filter of an event (struct trace_uprobe_filter) is guarded
- *    by its rwlock; handlers take it for reading.
- *  - UPROBE_EVENTS depends on PERF_EVENTS, so the perf side is always
- *    built here.
+ * This file is the hit path: the fetch stage the argument programs run on,
+ * the per-CPU scratch areas arguments are staged in, the perf process
+ * filter, the record writers for trace instances and perf, and the
+ * handlers the uprobes core calls.  It is one translation unit on purpose,
+ * so that the compiler sees every static helper of a hit; keep cold code
+ * in the other files of the layer (see trace_uprobe.h, which also states
+ * the locking rules).
+ *
+ * Rules of the hit path:
+ *  - Handlers run in the probed task, preemptible, and read the event
+ *    flags with acquire semantics; they walk the event's file links under
+ *    RCU (or with preemption disabled, which is an RCU read section too).
+ *  - A record is never reserved while a fetch may sleep: arguments are
+ *    fetched into it with page faults disabled, and staged in a scratch
+ *    area (faulting pages in) only when a read would fault.
+ *  - The scratch areas exist while any uprobe event is enabled; their user
+ *    count and lifetime are under event_mutex.
+ *  - The perf filter is read under its rwlock (or lock-free for a
+ *    system-wide event).
  */
-#define pr_fmt(fmt)	"trace_uprobe: " fmt
-
-#include <linux/ctype.h>
-#include <linux/namei.h>
 #include <linux/percpu.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -43,75 +42,8 @@
 #include <linux/rcupdate_trace.h>
 #endif
 
-#include "trace_dynevent.h"
-#include "trace_probe.h"
+#include "trace_uprobe.h"
 #include "trace_probe_tmpl.h"
-
-#define UPROBE_DEFAULT_GROUP	"uprobes"
-#define UPROBE_ADDR_DIGITS	((int)(2 * sizeof(unsigned long)))
-
-/*
- * Layout of a record: the common header, then the probed address (entry
- * probes) or the function entry followed by the address returned to
- * (return probes), then the argument data laid out by the library.
- */
-struct uprobe_record {
-	struct trace_entry	ent;
-	unsigned long		addr[];
-};
-
-/*
- * One probe point.  Probes defined with the same GRP/EVENT are siblings
- * that share one trace_probe_event; the first is the primary probe that
- * the event callbacks use for fields and printing.
- */
-struct trace_uprobe {
-	struct dyn_event		devent;		/* on dyn_event_list */
-	struct uprobe_consumer		consumer;	/* our handlers */
-	struct path			path;		/* pins the probed file */
-	char				*filename;	/* PATH as written */
-	struct uprobe			*uprobe;	/* non-NULL while armed */
-	unsigned long			offset;		/* of the probed insn */
-	unsigned long			ref_ctr_offset;	/* SDT semaphore or 0 */
-	unsigned long __percpu		*nhits;		/* for uprobe_profile */
-	bool				fetch_direct;	/* args read no memory */
-	bool				has_strings;	/* some dyn_args set */
-	bool				bare;		/* entry, no args */
-	DECLARE_BITMAP(dyn_args, MAX_TRACE_ARGS);	/* args with strings */
-	struct trace_probe		tp;		/* last: has args[] */
-};
-
-static struct dyn_event_operations trace_uprobe_ops;
-
-static bool tu_is_return(struct trace_uprobe *tu)
-{
-	return !!tu->consumer.ret_handler;
-}
-
-static int uprobe_record_hdr_size(bool is_return)
-{
-	return sizeof(struct uprobe_record) +
-	       (is_return ? 2 : 1) * sizeof(unsigned long);
-}
-
-static bool is_trace_uprobe(struct dyn_event *ev)
-{
-	return ev->ops == &trace_uprobe_ops;
-}
-
-static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
-{
-	return container_of(ev, struct trace_uprobe, devent);
-}
-
-static struct trace_uprobe *tu_of_call(struct trace_event_call *call)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-
-	if (WARN_ON_ONCE(!tp))
-		return NULL;
-	return container_of(tp, struct trace_uprobe, tp);
-}
 
 /* ---- Fetch stage: everything is read from the probed task's memory ---- */
 
@@ -314,7 +246,8 @@ static bool probe_arg_is_direct(struct probe_arg *arg)
 	return false;
 }
 
-static bool trace_uprobe_args_direct(struct trace_uprobe *tu)
+/* Can every argument of @tu be fetched straight into a record?  (Parse time.) */
+bool trace_uprobe_args_direct(struct trace_uprobe *tu)
 {
 	int i;
 
@@ -329,14 +262,13 @@ static bool trace_uprobe_args_direct(struct trace_uprobe *tu)
 
 /*
  * A record may not be reserved while fetching can fault, so arguments that
- * read user memory are fetched into a scratch area first and copied into
- * the record afterwards.  The areas exist while at least one uprobe event
- * is enabled (uprobe_scratch_users counts enabled events, under
- * event_mutex).  A handler may migrate or sleep while it uses its CPU's
- * area, hence the mutex in each; it is contended only after a migration.
+ * read user memory are fetched into a scratch area (UPROBE_SCRATCH_SIZE
+ * bytes) first and copied into the record afterwards.  The areas exist
+ * while at least one uprobe event is enabled (uprobe_scratch_users counts
+ * enabled events, under event_mutex).  A handler may migrate or sleep
+ * while it uses its CPU's area, hence the mutex in each; it is contended
+ * only after a migration.
  */
-#define UPROBE_SCRATCH_SIZE	PAGE_SIZE
-
 struct uprobe_scratch {
 	struct mutex	lock;	/* held by the one handler using the area */
 	int		len;	/* bytes of argument data held */
@@ -378,7 +310,8 @@ static struct uprobe_scratch __percpu *uprobe_scratch_alloc(void)
 	return areas;
 }
 
-static int uprobe_scratch_get(void)
+/* One more enabled event: the areas exist from the first one on. */
+int uprobe_scratch_get(void)
 {
 	struct uprobe_scratch __percpu *areas;
 
@@ -394,7 +327,7 @@ static int uprobe_scratch_get(void)
 }
 
 /* Only after the last event's handlers are known to have finished. */
-static void uprobe_scratch_put(void)
+void uprobe_scratch_put(void)
 {
 	struct uprobe_scratch __percpu *areas = uprobe_scratch;
 
@@ -407,7 +340,8 @@ static void uprobe_scratch_put(void)
 
 /* ---- Perf: which processes a perf-enabled event should trap in ---- */
 
-static void uprobe_filter_init(struct trace_uprobe_filter *filter)
+/* An empty filter: no perf event wants the breakpoints yet. */
+void uprobe_filter_init(struct trace_uprobe_filter *filter)
 {
 	rwlock_init(&filter->rwlock);
 	filter->nr_systemwide = 0;
@@ -431,8 +365,8 @@ static bool uprobe_filter_has_mm(struct trace_uprobe_filter *filter,
  * Account @event in @filter.  Returns true when the breakpoints already
  * installed serve @event too, so that nothing needs to be applied.
  */
-static bool uprobe_filter_add(struct trace_uprobe_filter *filter,
-			      struct perf_event *event)
+bool uprobe_filter_add(struct trace_uprobe_filter *filter,
+		       struct perf_event *event)
 {
 	struct task_struct *task = event->hw.target;
 	bool covered;
@@ -461,8 +395,8 @@ static bool uprobe_filter_add(struct trace_uprobe_filter *filter,
  * must stay as they are (someone else still wants them, or the task is
  * exiting anyway).
  */
-static bool uprobe_filter_remove(struct trace_uprobe_filter *filter,
-				 struct perf_event *event)
+bool uprobe_filter_remove(struct trace_uprobe_filter *filter,
+			  struct perf_event *event)
 {
 	struct task_struct *task = event->hw.target;
 	bool keep;
@@ -496,6 +430,14 @@ static bool uprobe_perf_filter(struct uprobe_consumer *self,
 		read_unlock(&filter->rwlock);
 	}
 	return wanted;
+}
+
+/* ftrace wants every process; perf only the ones its filter names. */
+uprobe_filter_fn uprobe_event_filter(struct trace_probe *tp)
+{
+	if (trace_probe_test_flag(tp, TP_FLAG_PROFILE))
+		return uprobe_perf_filter;
+	return NULL;
 }
 
 /* ---- Handling a hit ---- */
@@ -945,8 +887,7 @@ static noinline int uprobe_dispatch_general(struct trace_uprobe *tu,
  * drops breakpoints from processes perf does not want and, for entry
  * probes, records the event.
  */
-static int uprobe_dispatcher(struct uprobe_consumer *self,
-			     struct pt_regs *regs)
+int uprobe_dispatcher(struct uprobe_consumer *self, struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(self, struct trace_uprobe,
 					       consumer);
@@ -964,8 +905,8 @@ static int uprobe_dispatcher(struct uprobe_consumer *self,
 }
 
 /* Return handler of return probes: @func is the probed function's entry. */
-static int uretprobe_dispatcher(struct uprobe_consumer *self,
-				unsigned long func, struct pt_regs *regs)
+int uretprobe_dispatcher(struct uprobe_consumer *self, unsigned long func,
+			 struct pt_regs *regs)
 {
 	struct trace_uprobe *tu = container_of(self, struct trace_uprobe,
 					       consumer);
@@ -973,1151 +914,3 @@ static int uretprobe_dispatcher(struct uprobe_consumer *self,
 	uprobe_record_hit(tu, regs, func, trace_probe_load_flag(&tu->tp));
 	return 0;
 }
-
-/* ---- Arming probes in the uprobes core; enable and disable ---- */
-
-typedef bool (*uprobe_filter_fn)(struct uprobe_consumer *self,
-				 struct mm_struct *mm);
-
-/* ftrace wants every process; perf only the ones its filter names. */
-static uprobe_filter_fn uprobe_event_filter(struct trace_probe *tp)
-{
-	if (trace_probe_test_flag(tp, TP_FLAG_PROFILE))
-		return uprobe_perf_filter;
-	return NULL;
-}
-
-static int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter)
-{
-	struct inode *inode = d_real_inode(tu->path.dentry);
-	struct uprobe *uprobe;
-
-	tu->consumer.filter = filter;
-	uprobe = uprobe_register(inode, tu->offset, tu->ref_ctr_offset,
-				 &tu->consumer);
-	if (!IS_ERR(uprobe))
-		tu->uprobe = uprobe;
-	return PTR_ERR_OR_ZERO(uprobe);
-}
-
-/*
- * Start detaching @tu; its handlers may still be running until the next
- * uprobe_unregister_sync().  Returns false if @tu was not armed.
- */
-static bool trace_uprobe_disarm_nosync(struct trace_uprobe *tu)
-{
-	if (!tu->uprobe)
-		return false;
-	uprobe_unregister_nosync(tu->uprobe, &tu->consumer);
-	tu->uprobe = NULL;
-	return true;
-}
-
-/* Detach every armed probe of the event, then wait for their handlers. */
-static void uprobe_event_disarm(struct trace_probe *tp)
-{
-	struct trace_uprobe *tu;
-	int detached = 0;
-
-	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list)
-		detached += trace_uprobe_disarm_nosync(tu);
-	/* One wait covers all of them. */
-	if (detached)
-		uprobe_unregister_sync();
-}
-
-static int uprobe_event_arm(struct trace_probe *tp)
-{
-	uprobe_filter_fn filter = uprobe_event_filter(tp);
-	struct trace_uprobe *tu;
-	int ret = 0;
-
-	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
-		ret = trace_uprobe_arm(tu, filter);
-		if (ret)
-			break;
-	}
-	if (ret)
-		uprobe_event_disarm(tp);
-	return ret;
-}
-
-/*
- * Record who uses the event: an ftrace instance (@file) or perf (NULL).
- * The two filter processes differently, so an event serves one at a time.
- */
-static int uprobe_event_claim(struct trace_probe *tp,
-			      struct trace_event_file *file)
-{
-	if (file) {
-		if (trace_probe_test_flag(tp, TP_FLAG_PROFILE))
-			return -EINTR;
-		return trace_probe_add_file(tp, file);
-	}
-	if (trace_probe_test_flag(tp, TP_FLAG_TRACE))
-		return -EINTR;
-	trace_probe_set_flag(tp, TP_FLAG_PROFILE);
-	return 0;
-}
-
-static void uprobe_event_unclaim(struct trace_probe *tp,
-				 struct trace_event_file *file)
-{
-	if (file)
-		trace_probe_remove_file(tp, file);
-	else
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
-}
-
-/* Called with event_mutex held. */
-static int uprobe_event_enable(struct trace_event_call *call,
-			       struct trace_event_file *file)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	bool was_enabled;
-	int ret;
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-
-	was_enabled = trace_probe_is_enabled(tp);
-	ret = uprobe_event_claim(tp, file);
-	if (ret < 0)
-		return ret;
-	if (was_enabled)
-		return 0;
-
-	ret = uprobe_scratch_get();
-	if (!ret) {
-		ret = uprobe_event_arm(tp);
-		if (ret)
-			uprobe_scratch_put();
-	}
-	if (ret)
-		uprobe_event_unclaim(tp, file);
-	return ret;
-}
-
-/* Called with event_mutex held. */
-static void uprobe_event_disable(struct trace_event_call *call,
-				 struct trace_event_file *file)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-
-	if (WARN_ON_ONCE(!tp) || !trace_probe_is_enabled(tp))
-		return;
-
-	if (file) {
-		if (trace_probe_remove_file(tp, file) < 0)
-			return;
-		if (trace_probe_is_enabled(tp))
-			return;	/* other instances still trace it */
-	} else {
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
-	}
-
-	uprobe_event_disarm(tp);
-	uprobe_scratch_put();
-}
-
-/* Install (@add) or drop breakpoints as the perf filter now says. */
-static int uprobe_event_apply(struct trace_probe *tp, bool add)
-{
-	struct trace_uprobe *tu;
-	int ret;
-
-	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
-		if (!tu->uprobe)
-			continue;
-		ret = uprobe_apply(tu->uprobe, &tu->consumer, add);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int uprobe_perf_close(struct trace_event_call *call,
-			     struct perf_event *event)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-	if (uprobe_filter_remove(tp->event->filter, event))
-		return 0;
-	return uprobe_event_apply(tp, false);
-}
-
-static int uprobe_perf_open(struct trace_event_call *call,
-			    struct perf_event *event)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	int ret;
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-	if (uprobe_filter_add(tp->event->filter, event))
-		return 0;
-
-	ret = uprobe_event_apply(tp, true);
-	if (ret)
-		uprobe_perf_close(call, event);
-	return ret;
-}
-
-/* trace_event_class::reg of every uprobe event. */
-static int uprobe_event_reg(struct trace_event_call *call,
-			    enum trace_reg type, void *data)
-{
-	bool by_perf = type == TRACE_REG_PERF_REGISTER ||
-		       type == TRACE_REG_PERF_UNREGISTER;
-	/* ftrace names its instance; perf's user is known as NULL. */
-	struct trace_event_file *file = by_perf ? NULL : data;
-
-	switch (type) {
-	case TRACE_REG_REGISTER:
-	case TRACE_REG_PERF_REGISTER:
-		return uprobe_event_enable(call, file);
-	case TRACE_REG_UNREGISTER:
-	case TRACE_REG_PERF_UNREGISTER:
-		uprobe_event_disable(call, file);
-		return 0;
-	case TRACE_REG_PERF_OPEN:
-		return uprobe_perf_open(call, data);
-	case TRACE_REG_PERF_CLOSE:
-		return uprobe_perf_close(call, data);
-	default:
-		return 0;
-	}
-}
-
-/* ---- The trace event: fields, output, callbacks ---- */
-
-static int uprobe_event_define_fields(struct trace_event_call *call)
-{
-	static const char * const entry_names[] = { FIELD_STRING_IP };
-	static const char * const return_names[] = {
-		FIELD_STRING_FUNC, FIELD_STRING_RETIP,
-	};
-	struct trace_uprobe *tu = tu_of_call(call);
-	const char * const *names;
-	int i, n, ret;
-
-	if (!tu)
-		return -ENODEV;
-
-	names = tu_is_return(tu) ? return_names : entry_names;
-	n = tu_is_return(tu) ? ARRAY_SIZE(return_names) : ARRAY_SIZE(entry_names);
-	for (i = 0; i < n; i++) {
-		ret = trace_define_field(call, "unsigned long", names[i],
-					 offsetof(struct uprobe_record, addr) +
-					 i * sizeof(unsigned long),
-					 sizeof(unsigned long), 0, FILTER_OTHER);
-		if (ret)
-			return ret;
-	}
-	return traceprobe_define_arg_fields(call,
-					    uprobe_record_hdr_size(tu_is_return(tu)),
-					    &tu->tp);
-}
-
-static enum print_line_t uprobe_print_record(struct trace_iterator *iter,
-					     int flags,
-					     struct trace_event *event)
-{
-	struct uprobe_record *rec = (struct uprobe_record *)iter->ent;
-	struct trace_seq *s = &iter->seq;
-	struct trace_uprobe *tu;
-	unsigned long *args;
-
-	tu = tu_of_call(container_of(event, struct trace_event_call, event));
-	if (unlikely(!tu))
-		return trace_handle_return(s);
-
-	trace_seq_printf(s, "%s: (", trace_probe_name(&tu->tp));
-	if (tu_is_return(tu)) {
-		trace_seq_printf(s, "0x%lx <- 0x%lx)", rec->addr[1],
-				 rec->addr[0]);
-		args = &rec->addr[2];
-	} else {
-		trace_seq_printf(s, "0x%lx)", rec->addr[0]);
-		args = &rec->addr[1];
-	}
-
-	if (trace_probe_print_args(s, tu->tp.args, tu->tp.nr_args,
-				   (u8 *)args, rec) >= 0)
-		trace_seq_putc(s, '\n');
-	return trace_handle_return(s);
-}
-
-static struct trace_event_functions uprobe_event_funcs = {
-	.trace		= uprobe_print_record,
-};
-
-static struct trace_event_fields uprobe_event_fields[] = {
-	{ .type = TRACE_FUNCTION_TYPE,
-	  .define_fields = uprobe_event_define_fields },
-	{}
-};
-
-static void uprobe_event_setup_call(struct trace_uprobe *tu)
-{
-	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
-
-	call->event.funcs = &uprobe_event_funcs;
-	call->class->fields_array = uprobe_event_fields;
-	call->class->reg = uprobe_event_reg;
-	/* perf lets users without CAP_SYS_ADMIN open uprobe events. */
-	call->flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
-}
-
-/* ---- trace_uprobe objects ---- */
-
-/*
- * @tu must be disarmed and off the dyn_event list (or never on it).  Any
- * field may still be empty: this also undoes a partial setup.
- */
-static void trace_uprobe_free(struct trace_uprobe *tu)
-{
-	path_put(&tu->path);
-	trace_probe_cleanup(&tu->tp);
-	kfree(tu->filename);
-	free_percpu(tu->nhits);
-	kfree(tu);
-}
-
-static struct trace_uprobe *trace_uprobe_alloc(const char *group,
-					       const char *event, int nargs,
-					       bool is_return)
-{
-	struct trace_uprobe *tu;
-	int ret;
-
-	tu = kzalloc(struct_size(tu, tp.args, nargs), GFP_KERNEL);
-	if (!tu)
-		return ERR_PTR(-ENOMEM);
-
-	/* The probe and its own event (with a perf filter) come first. */
-	ret = trace_probe_init(&tu->tp, event, group, true, nargs);
-	if (ret < 0) {
-		kfree(tu);
-		return ERR_PTR(ret);
-	}
-	uprobe_filter_init(tu->tp.event->filter);
-	dyn_event_init(&tu->devent, &trace_uprobe_ops);
-
-	tu->consumer.handler = uprobe_dispatcher;
-	if (is_return)
-		tu->consumer.ret_handler = uretprobe_dispatcher;
-	tu->fetch_direct = true;	/* until arguments are parsed */
-	tu->bare = !is_return;
-
-	tu->nhits = alloc_percpu(unsigned long);
-	if (!tu->nhits) {
-		trace_uprobe_free(tu);
-		return ERR_PTR(-ENOMEM);
-	}
-	return tu;
-}
-
-/* Called with event_mutex held. */
-static struct trace_uprobe *trace_uprobe_find(const char *event,
-					      const char *group)
-{
-	struct trace_uprobe *tu;
-	struct dyn_event *pos;
-
-	for_each_dyn_event(pos) {
-		if (!is_trace_uprobe(pos))
-			continue;
-		tu = to_trace_uprobe(pos);
-		if (trace_probe_match_event(&tu->tp, group, event))
-			return tu;
-	}
-	return NULL;
-}
-
-static bool trace_uprobe_same_site(struct trace_uprobe *a,
-				   struct trace_uprobe *b)
-{
-	return d_real_inode(a->path.dentry) == d_real_inode(b->path.dentry) &&
-	       a->offset == b->offset;
-}
-
-/*
- * One uprobe (file and offset) has one reference counter: refuse a probe
- * that names another one than the probes already defined there.
- */
-static int trace_uprobe_check_ref_ctr(struct trace_uprobe *tu, int caret)
-{
-	struct trace_uprobe *other;
-	struct dyn_event *pos;
-
-	for_each_dyn_event(pos) {
-		if (!is_trace_uprobe(pos))
-			continue;
-		other = to_trace_uprobe(pos);
-		if (trace_uprobe_same_site(tu, other) &&
-		    tu->ref_ctr_offset != other->ref_ctr_offset) {
-			trace_probe_log_set_index(1);
-			trace_probe_log_err(caret, BAD_REFCNT);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* True if a sibling of @event probes the same place with the same args. */
-static bool trace_uprobe_duplicates(struct trace_uprobe *event,
-				    struct trace_uprobe *tu)
-{
-	struct trace_uprobe *sib;
-	int i;
-
-	/* compare_arg_type() has matched count, names and types already. */
-	list_for_each_entry(sib, trace_probe_probe_list(&event->tp), tp.list) {
-		if (!trace_uprobe_same_site(sib, tu))
-			continue;
-		for (i = 0; i < tu->tp.nr_args; i++) {
-			if (strcmp(sib->tp.args[i].comm, tu->tp.args[i].comm))
-				break;
-		}
-		if (i == tu->tp.nr_args)
-			return true;
-	}
-	return false;
-}
-
-/* Add @tu as a sibling of the existing event of @old. */
-static int trace_uprobe_join(struct trace_uprobe *tu, struct trace_uprobe *old)
-{
-	struct trace_probe *tp = &tu->tp;
-	int ret;
-
-	trace_probe_log_set_index(0);
-	if (tu_is_return(tu) != tu_is_return(old)) {
-		trace_probe_log_err(0, DIFF_PROBE_TYPE);
-		return -EEXIST;
-	}
-	ret = trace_probe_compare_arg_type(tp, &old->tp);
-	if (ret) {
-		/* @ret counts arguments from 1; they start at argv[2]. */
-		trace_probe_log_set_index(ret + 1);
-		trace_probe_log_err(0, DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	if (trace_uprobe_duplicates(old, tu)) {
-		trace_probe_log_err(0, SAME_PROBE);
-		return -EEXIST;
-	}
-
-	ret = trace_probe_append(tp, &old->tp);
-	if (ret)
-		return ret;
-	/* Joining an enabled event: the new probe must fire at once. */
-	if (trace_probe_is_enabled(tp)) {
-		ret = trace_uprobe_arm(tu, uprobe_event_filter(tp));
-		if (ret) {
-			trace_probe_unlink(tp);
-			trace_probe_log_set_index(1);
-			trace_probe_log_err(0, FAIL_REG_PROBE);
-			return ret;
-		}
-	}
-	dyn_event_add(&tu->devent, trace_probe_event_call(tp));
-	return 0;
-}
-
-static int trace_uprobe_new_event(struct trace_uprobe *tu)
-{
-	int ret;
-
-	uprobe_event_setup_call(tu);
-	ret = trace_probe_register_event_call(&tu->tp);
-	if (ret == -EEXIST) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, EVENT_EXIST);
-	} else if (ret) {
-		pr_warn("cannot register event %s/%s: %d\n",
-			trace_probe_group_name(&tu->tp),
-			trace_probe_name(&tu->tp), ret);
-	}
-	if (ret)
-		return ret;
-
-	dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
-	return 0;
-}
-
-/*
- * Publish a fully parsed @tu: as a new event, or as one more probe of the
- * event with the same name.  @ref_caret is where the reference counter
- * was written, for the error log.  On failure nothing has changed.
- */
-static int trace_uprobe_register(struct trace_uprobe *tu, int ref_caret)
-{
-	struct trace_uprobe *old;
-	int ret;
-
-	mutex_lock(&event_mutex);
-	ret = trace_uprobe_check_ref_ctr(tu, ref_caret);
-	if (!ret) {
-		old = trace_uprobe_find(trace_probe_name(&tu->tp),
-					trace_probe_group_name(&tu->tp));
-		ret = old ? trace_uprobe_join(tu, old) :
-			    trace_uprobe_new_event(tu);
-	}
-	mutex_unlock(&event_mutex);
-	return ret;
-}
-
-/* Remove and free @tu.  Called with event_mutex held. */
-static int trace_uprobe_unregister(struct trace_uprobe *tu)
-{
-	struct trace_probe *tp = &tu->tp;
-	int ret;
-
-	/* An enabled probe may be inside its handlers right now. */
-	if (trace_probe_is_enabled(tp))
-		return -EBUSY;
-
-	if (!trace_probe_has_sibling(tp)) {
-		/* The last probe takes its event along. */
-		if (trace_event_dyn_busy(trace_probe_event_call(tp)))
-			return -EBUSY;
-		ret = trace_probe_unregister_event_call(tp);
-		if (ret)
-			return ret;
-	}
-
-	dyn_event_remove(&tu->devent);
-	trace_probe_unlink(tp);
-	trace_uprobe_free(tu);
-	return 0;
-}
-
-/* ---- Parsing a definition ---- */
-
-/*
- * The probed place, from PATH:OFFSET[%return][(REF_CTR_OFFSET)].  Carets
- * are byte positions in that token, for the error log.
- */
-struct uprobe_site {
-	char		*filename;	/* owned until handed to a probe */
-	struct path	path;		/* holds a reference when set */
-	unsigned long	offset;
-	unsigned long	ref_ctr_offset;
-	bool		is_return;
-	int		offset_caret;
-	int		ref_ctr_caret;
-};
-
-static void uprobe_site_release(struct uprobe_site *site)
-{
-	path_put(&site->path);
-	kfree(site->filename);
-}
-
-/* Move the site's file into @tu. */
-static void trace_uprobe_take_site(struct trace_uprobe *tu,
-				   struct uprobe_site *site)
-{
-	tu->filename = site->filename;
-	tu->path = site->path;
-	tu->offset = site->offset;
-	tu->ref_ctr_offset = site->ref_ctr_offset;
-	site->filename = NULL;
-	site->path = (struct path) { };
-}
-
-static int uprobe_resolve_path(const char *name, struct path *path)
-{
-	int ret;
-
-	ret = kern_path(name, LOOKUP_FOLLOW, path);
-	if (ret)
-		return ret;
-	if (!d_is_reg(path->dentry)) {
-		path_put(path);
-		*path = (struct path) { };
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int uprobe_site_lookup(struct uprobe_site *site)
-{
-	int ret = uprobe_resolve_path(site->filename, &site->path);
-
-	if (ret == -EINVAL)
-		trace_probe_log_err(0, NO_REGULAR_FILE);
-	else if (ret)
-		trace_probe_log_err(0, FILE_NOT_FOUND);
-	return ret;
-}
-
-/* Split off and parse "(REF_CTR_OFFSET)", which must end the token. */
-static int uprobe_site_ref_ctr(struct uprobe_site *site, char *addr)
-{
-	char *open = strchr(addr, '(');
-	char *close;
-	int ret;
-
-	if (!open)
-		return 0;
-
-	close = strchr(open, ')');
-	if (!close) {
-		trace_probe_log_err(open + strlen(open) - site->filename,
-				    REFCNT_OPEN_BRACE);
-		return -EINVAL;
-	}
-	if (close[1] != '\0') {
-		trace_probe_log_err(close + 1 - site->filename,
-				    BAD_REFCNT_SUFFIX);
-		return -EINVAL;
-	}
-
-	*open++ = '\0';
-	*close = '\0';
-	site->ref_ctr_caret = open - site->filename;
-	ret = kstrtoul(open, 0, &site->ref_ctr_offset);
-	if (ret)
-		trace_probe_log_err(site->ref_ctr_caret, BAD_REFCNT);
-	return ret;
-}
-
-/* Split off "%return", the only suffix an offset may have. */
-static int uprobe_site_suffix(struct uprobe_site *site, char *addr)
-{
-	char *pct = strchr(addr, '%');
-
-	if (!pct)
-		return 0;
-	if (strcmp(pct, "%return")) {
-		trace_probe_log_err(pct - site->filename, BAD_ADDR_SUFFIX);
-		return -EINVAL;
-	}
-	*pct = '\0';
-	site->is_return = true;
-	return 0;
-}
-
-static int uprobe_site_offset(struct uprobe_site *site, char *addr)
-{
-	struct inode *inode = d_real_inode(site->path.dentry);
-	int ret;
-
-	site->offset_caret = addr - site->filename;
-	ret = kstrtoul(addr, 0, &site->offset);
-	if (!ret && site->offset >= i_size_read(inode))
-		ret = -EINVAL;	/* no instruction there */
-	if (ret)
-		trace_probe_log_err(site->offset_caret, BAD_UPROBE_OFFS);
-	return ret;
-}
-
-/* Parse the PATH:OFFSET token; the caller checked its shape. */
-static int uprobe_site_parse(const char *token, struct uprobe_site *site)
-{
-	char *addr;
-	int ret;
-
-	site->filename = kstrdup(token, GFP_KERNEL);
-	if (!site->filename)
-		return -ENOMEM;
-
-	trace_probe_log_set_index(1);
-	/* PATH may hold ':' itself: OFFSET follows the last one. */
-	addr = strrchr(site->filename, ':');
-	*addr++ = '\0';
-	site->ref_ctr_caret = addr - site->filename;
-
-	ret = uprobe_site_lookup(site);
-	if (!ret)
-		ret = uprobe_site_ref_ctr(site, addr);
-	if (!ret)
-		ret = uprobe_site_suffix(site, addr);
-	if (!ret)
-		ret = uprobe_site_offset(site, addr);
-	return ret;
-}
-
-/* Does @token look like PATH:OFFSET, i.e. is the definition ours? */
-static bool uprobe_token_is_site(const char *token)
-{
-	const char *colon = strrchr(token, ':');
-
-	return strchr(token, '/') && colon && isdigit(colon[1]);
-}
-
-/* "p_<first word of the file name>_0x<offset>", as users expect. */
-static void uprobe_default_name(char *buf, size_t size,
-				const struct uprobe_site *site)
-{
-	const char *base = kbasename(site->filename);
-	int len = strcspn(base, ".-_");
-
-	snprintf(buf, size, "p_%.*s_0x%lx", len, base, site->offset);
-}
-
-static int trace_uprobe_parse_args(struct trace_uprobe *tu, int argc,
-				   const char **argv)
-{
-	unsigned int flags = TPARG_FL_USER;
-	int i, ret;
-
-	if (tu_is_return(tu))
-		flags |= TPARG_FL_RETURN;
-
-	for (i = 0; i < argc; i++) {
-		struct traceprobe_parse_context ctx = { .flags = flags };
-
-		trace_probe_log_set_index(i + 2);
-		ret = traceprobe_parse_probe_arg(&tu->tp, i, argv[i], &ctx);
-		traceprobe_finish_parse(&ctx);
-		if (ret)
-			return ret;
-	}
-	/* Staged arguments must fit the scratch area with room to spare. */
-	if (tu->tp.size >= UPROBE_SCRATCH_SIZE) {
-		trace_probe_log_set_index(2);
-		trace_probe_log_err(0, EVENT_TOO_BIG);
-		return -E2BIG;
-	}
-	tu->fetch_direct = trace_uprobe_args_direct(tu);
-	bitmap_zero(tu->dyn_args, MAX_TRACE_ARGS);
-	for (i = 0; i < tu->tp.nr_args; i++) {
-		if (tu->tp.args[i].dynamic)
-			__set_bit(i, tu->dyn_args);
-	}
-	tu->has_strings = !bitmap_empty(tu->dyn_args, MAX_TRACE_ARGS);
-	tu->bare = !tu_is_return(tu) && !tu->tp.nr_args;
-	return 0;
-}
-
-static enum probe_print_type trace_uprobe_print_type(struct trace_uprobe *tu)
-{
-	return tu_is_return(tu) ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL;
-}
-
-/* Build the probe that @argv defines at @site and publish it. */
-static int trace_uprobe_build(int argc, const char **argv,
-			      struct uprobe_site *site)
-{
-	const char *group = UPROBE_DEFAULT_GROUP, *event = NULL;
-	char gbuf[MAX_EVENT_NAME_LEN], nbuf[MAX_EVENT_NAME_LEN];
-	struct trace_uprobe *tu;
-	int ret;
-
-	trace_probe_log_set_index(0);
-	if (argv[0][1] == ':') {
-		event = &argv[0][2];
-		ret = traceprobe_parse_event_name(&event, &group, gbuf, 2);
-		if (ret)
-			return ret;
-	}
-	if (!event) {
-		uprobe_default_name(nbuf, sizeof(nbuf), site);
-		event = nbuf;
-	}
-
-	tu = trace_uprobe_alloc(group, event, argc - 2, site->is_return);
-	if (IS_ERR(tu))
-		return PTR_ERR(tu);
-	trace_uprobe_take_site(tu, site);
-
-	ret = trace_uprobe_parse_args(tu, argc - 2, argv + 2);
-	if (!ret)
-		ret = traceprobe_set_print_fmt(&tu->tp,
-					       trace_uprobe_print_type(tu));
-	if (ret >= 0)
-		ret = trace_uprobe_register(tu, site->ref_ctr_caret);
-	if (ret)
-		trace_uprobe_free(tu);
-	return ret < 0 ? ret : 0;
-}
-
-/*
- * A line that names no uprobe.  From dynamic_events it may be another
- * probe type's: -ECANCELED lets the next parser have it.  uprobe_events
- * (@final) takes nothing else, so there the line is bad input and
- * error_log says why (6.12 refuses it without an entry).
- */
-static int uprobe_not_a_uprobe(int argc, const char **argv, bool final,
-			       bool kind_ok)
-{
-	const char *colon;
-
-	if (!final)
-		return -ECANCELED;
-	trace_probe_log_init("trace_uprobe", argc, argv);
-	if (!kind_ok) {
-		trace_probe_log_err(0, BAD_PROBE_TYPE);
-	} else if (argc < 2) {
-		trace_probe_log_err(strlen(argv[0]), NO_PROBE_POINT);
-	} else {
-		trace_probe_log_set_index(1);
-		colon = strrchr(argv[1], ':');
-		if (strchr(argv[1], '/') && colon)
-			trace_probe_log_err(colon + 1 - argv[1], BAD_UPROBE_OFFS);
-		else
-			trace_probe_log_err(0, BAD_UPROBE_SITE);
-	}
-	trace_probe_log_clear();
-	return -EINVAL;
-}
-
-/*
- * p[:[GRP/][EVENT]] PATH:OFFSET[%return][(REF_CTR_OFFSET)] [FETCHARGS]
- * r[:[GRP/][EVENT]] PATH:OFFSET[(REF_CTR_OFFSET)] [FETCHARGS]
- *
- * @final: the line came from uprobe_events, where it can be nothing else
- * (see uprobe_not_a_uprobe()).
- */
-static int trace_uprobe_create_argv(int argc, const char **argv, bool final)
-{
-	struct uprobe_site site = { };
-	const char *kind = argv[0];
-	bool kind_ok;
-	int ret;
-
-	kind_ok = (kind[0] == 'p' || kind[0] == 'r') &&
-		  (kind[1] == '\0' || kind[1] == ':');
-	if (!kind_ok || argc < 2 || !uprobe_token_is_site(argv[1]))
-		return uprobe_not_a_uprobe(argc, argv, final, kind_ok);
-
-	trace_probe_log_init("trace_uprobe", argc, argv);
-	if (argc - 2 > MAX_TRACE_ARGS) {
-		trace_probe_log_set_index(2 + MAX_TRACE_ARGS);
-		trace_probe_log_err(0, TOO_MANY_ARGS);
-		trace_probe_log_clear();
-		return -E2BIG;
-	}
-	site.is_return = kind[0] == 'r';
-	ret = uprobe_site_parse(argv[1], &site);
-	if (!ret)
-		ret = trace_uprobe_build(argc, argv, &site);
-	uprobe_site_release(&site);
-	trace_probe_log_clear();
-	return ret;
-}
-
-static int uprobe_dyn_create_argv(int argc, const char **argv)
-{
-	return trace_uprobe_create_argv(argc, argv, false);
-}
-
-static int uprobe_events_create_argv(int argc, const char **argv)
-{
-	return trace_uprobe_create_argv(argc, argv, true);
-}
-
-static int uprobe_dyn_create(const char *raw_command)
-{
-	return trace_probe_create(raw_command, uprobe_dyn_create_argv);
-}
-
-/* ---- dyn_event callbacks ---- */
-
-/* "0x<offset, zero-padded>" and "(0x<ref ctr>)" when there is one. */
-static void trace_uprobe_format_addr(struct trace_uprobe *tu, char *buf,
-				     size_t size)
-{
-	int n = snprintf(buf, size, "0x%0*lx", UPROBE_ADDR_DIGITS, tu->offset);
-
-	if (tu->ref_ctr_offset && n < (int)size)
-		snprintf(buf + n, size - n, "(0x%lx)", tu->ref_ctr_offset);
-}
-
-static int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
-{
-	struct trace_uprobe *tu = to_trace_uprobe(ev);
-	char addr[MAX_ARGSTR_LEN + 1];
-	int i;
-
-	trace_uprobe_format_addr(tu, addr, sizeof(addr));
-	seq_printf(m, "%c:%s/%s %s:%s", tu_is_return(tu) ? 'r' : 'p',
-		   trace_probe_group_name(&tu->tp), trace_probe_name(&tu->tp),
-		   tu->filename, addr);
-	for (i = 0; i < tu->tp.nr_args; i++)
-		seq_printf(m, " %s=%s", tu->tp.args[i].name,
-			   tu->tp.args[i].comm);
-	seq_putc(m, '\n');
-	return 0;
-}
-
-/* Does "PATH:ADDR [ARGS]" in @argv describe @tu (no @argv: yes)? */
-static bool trace_uprobe_match_head(struct trace_uprobe *tu, int argc,
-				    const char **argv)
-{
-	char addr[MAX_ARGSTR_LEN + 1];
-	size_t len;
-
-	if (!argc)
-		return true;
-
-	len = strlen(tu->filename);
-	if (strncmp(argv[0], tu->filename, len) || argv[0][len] != ':')
-		return false;
-	trace_uprobe_format_addr(tu, addr, sizeof(addr));
-	if (strcmp(argv[0] + len + 1, addr))
-		return false;
-
-	return trace_probe_match_command_args(&tu->tp, argc - 1, argv + 1);
-}
-
-static bool uprobe_dyn_match(const char *system, const char *event,
-			     int argc, const char **argv, struct dyn_event *ev)
-{
-	struct trace_uprobe *tu = to_trace_uprobe(ev);
-
-	if (!trace_probe_match_event(&tu->tp, system, event))
-		return false;
-	return trace_uprobe_match_head(tu, argc, argv);
-}
-
-static bool uprobe_dyn_is_busy(struct dyn_event *ev)
-{
-	return trace_probe_is_enabled(&to_trace_uprobe(ev)->tp);
-}
-
-static int uprobe_dyn_free(struct dyn_event *ev)
-{
-	return trace_uprobe_unregister(to_trace_uprobe(ev));
-}
-
-static struct dyn_event_operations trace_uprobe_ops = {
-	.create		= uprobe_dyn_create,
-	.match		= uprobe_dyn_match,
-	.show		= uprobe_dyn_show,
-	.is_busy	= uprobe_dyn_is_busy,
-	.free		= uprobe_dyn_free,
-};
-
-/* ---- tracefs: uprobe_events and uprobe_profile ---- */
-
-/*
- * Both files list the uprobe events; they differ in what they print for
- * each and in what opening with O_TRUNC means.  The view is the inode's
- * private data and becomes the seq_file's.
- */
-struct uprobe_list_view {
-	int	(*show)(struct seq_file *m, struct dyn_event *ev);
-	bool	clear_on_trunc;	/* "echo > FILE" removes every uprobe event */
-};
-
-static int uprobe_dyn_show_hits(struct seq_file *m, struct dyn_event *ev)
-{
-	struct trace_uprobe *tu = to_trace_uprobe(ev);
-	unsigned long hits = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		hits += *per_cpu_ptr(tu->nhits, cpu);
-
-	seq_printf(m, "  %s %-44s %15lu\n", tu->filename,
-		   trace_probe_name(&tu->tp), hits);
-	return 0;
-}
-
-static struct uprobe_list_view uprobe_events_view = {
-	.show		= uprobe_dyn_show,
-	.clear_on_trunc	= true,
-};
-
-static struct uprobe_list_view uprobe_profile_view = {
-	.show		= uprobe_dyn_show_hits,
-};
-
-static int uprobe_list_show(struct seq_file *m, void *v)
-{
-	struct uprobe_list_view *view = m->private;
-	struct dyn_event *ev = v;
-
-	return is_trace_uprobe(ev) ? view->show(m, ev) : 0;
-}
-
-static const struct seq_operations uprobe_list_seq_ops = {
-	.start	= dyn_event_seq_start,
-	.next	= dyn_event_seq_next,
-	.stop	= dyn_event_seq_stop,
-	.show	= uprobe_list_show,
-};
-
-static int uprobe_list_open(struct inode *inode, struct file *file)
-{
-	struct uprobe_list_view *view = inode->i_private;
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-
-	/* All or nothing: -EBUSY, and no change, if one event is in use. */
-	if (view->clear_on_trunc && (file->f_mode & FMODE_WRITE) &&
-	    (file->f_flags & O_TRUNC)) {
-		ret = dyn_events_release_all(&trace_uprobe_ops);
-		if (ret)
-			return ret;
-	}
-
-	ret = seq_open(file, &uprobe_list_seq_ops);
-	if (!ret)
-		((struct seq_file *)file->private_data)->private = view;
-	return ret;
-}
-
-/* One line written to uprobe_events: a definition or a removal. */
-static int uprobe_events_run(const char *cmd)
-{
-	if (cmd[0] == '-')
-		return dyn_event_release(cmd, &trace_uprobe_ops);
-
-	/* Nobody else may take the line here: parsed as final. */
-	return trace_probe_create_locked(cmd, uprobe_events_create_argv);
-}
-
-static ssize_t uprobe_events_write(struct file *file, const char __user *ubuf,
-				   size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, ubuf, count, ppos,
-				       uprobe_events_run);
-}
-
-static const struct file_operations uprobe_events_fops = {
-	.open		= uprobe_list_open,
-	.read		= seq_read,
-	.write		= uprobe_events_write,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-};
-
-static const struct file_operations uprobe_profile_fops = {
-	.open		= uprobe_list_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-};
-
-/* ---- Local probes of perf's uprobe PMU (trace_event_perf.c) ---- */
-
-/**
- * create_local_trace_uprobe - make an unlisted uprobe event for perf
- * @name: path of the file to probe
- * @offs: offset of the probed instruction in that file
- * @ref_ctr_offset: offset of the SDT reference counter, or 0
- * @is_return: probe the function's return instead of the instruction
- *
- * The event has no arguments, is not on the dyn_event list and is not
- * registered as a trace event; perf drives it through its class's reg
- * callback.  Context: process, may sleep; perf_uprobe_init() holds
- * event_mutex around the use of the event, not around this call.
- *
- * Return: the event's trace_event_call, or an ERR_PTR() (-ENOENT and the
- * other lookup errors for @name, -EINVAL if it is not a regular file,
- * -ENOMEM).
- */
-struct trace_event_call *
-create_local_trace_uprobe(char *name, unsigned long offs,
-			  unsigned long ref_ctr_offset, bool is_return)
-{
-	struct uprobe_site site = {
-		.offset = offs,
-		.ref_ctr_offset = ref_ctr_offset,
-	};
-	struct trace_uprobe *tu;
-	int ret;
-
-	site.filename = kstrdup(name, GFP_KERNEL);
-	if (!site.filename)
-		return ERR_PTR(-ENOMEM);
-	ret = uprobe_resolve_path(name, &site.path);
-	if (ret)
-		goto out;
-
-	/* Never listed, so the fixed name cannot collide. */
-	tu = trace_uprobe_alloc(UPROBE_DEFAULT_GROUP, "DUMMY_EVENT", 0,
-				is_return);
-	if (IS_ERR(tu)) {
-		ret = PTR_ERR(tu);
-		goto out;
-	}
-	trace_uprobe_take_site(tu, &site);
-	uprobe_event_setup_call(tu);
-	if (traceprobe_set_print_fmt(&tu->tp, trace_uprobe_print_type(tu)) < 0) {
-		trace_uprobe_free(tu);
-		ret = -ENOMEM;
-		goto out;
-	}
-	return trace_probe_event_call(&tu->tp);
-
-out:
-	uprobe_site_release(&site);
-	return ERR_PTR(ret);
-}
-
-/**
- * destroy_local_trace_uprobe - free an event made by create_local_trace_uprobe()
- * @event_call: the event; perf has disabled and closed it already
- */
-void destroy_local_trace_uprobe(struct trace_event_call *event_call)
-{
-	struct trace_uprobe *tu = tu_of_call(event_call);
-
-	if (tu)
-		trace_uprobe_free(tu);
-}
-
-#ifdef CONFIG_BPF_EVENTS
-/**
- * bpf_get_uprobe_info - describe the uprobe behind a perf event for BPF
- * @event: a perf event on a uprobe event (tracepoint or local probe)
- * @fd_type: set to BPF_FD_TYPE_UPROBE or BPF_FD_TYPE_URETPROBE
- * @filename: set to the probed file's path as written
- * @probe_offset: set to the probed offset in that file
- * @probe_addr: set to 0 (uprobes have no fixed address)
- * @perf_type_tracepoint: @event was opened through the tracepoint PMU
- *
- * Return: 0, or -EINVAL if @event has no uprobe behind it.
- */
-int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
-			const char **filename, u64 *probe_offset,
-			u64 *probe_addr, bool perf_type_tracepoint)
-{
-	struct trace_event_call *call = event->tp_event;
-	struct trace_uprobe *tu;
-
-	if (perf_type_tracepoint)
-		tu = trace_uprobe_find(trace_event_name(call),
-				       call->class->system);
-	else
-		tu = tu_of_call(call);
-	if (!tu)
-		return -EINVAL;
-
-	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE :
-				      BPF_FD_TYPE_UPROBE;
-	*filename = tu->filename;
-	*probe_offset = tu->offset;
-	*probe_addr = 0;
-	return 0;
-}
-#endif /* CONFIG_BPF_EVENTS */
-
-static __init int init_uprobe_trace(void)
-{
-	int ret = dyn_event_register(&trace_uprobe_ops);
-
-	if (ret)
-		return ret;
-	if (tracing_init_dentry())
-		return 0;
-
-	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL,
-			  &uprobe_events_view, &uprobe_events_fops);
-	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL,
-			  &uprobe_profile_view, &uprobe_profile_fops);
-	return 0;
-}
-fs_initcall(init_uprobe_trace);

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uprobe events: the trace event side.  What the event core and perf call
+ * on a uprobe event through its class (trace_event_class::reg): enabling
+ * and disabling, which arm and disarm the event's probes in the uprobes
+ * core, and perf's open and close, which apply the perf process filter;
+ * and the event's fields and output.
+ *
+ * Locks: the reg callback (enable, disable, perf open and close) and
+ * define_fields run with event_mutex held (the event core and perf take
+ * it); the output callback runs wherever the trace is read, under no lock
+ * of this layer.  An event serves either trace instances or perf, never
+ * both at once.  Disarming ends in uprobe_unregister_sync(), after which
+ * no handler runs on the event's probes; the scratch areas are released
+ * only then.  See trace_uprobe.h for the layer's other rules.
+ */
+#include <linux/dcache.h>
+#include <linux/uprobes.h>
+
+#include "trace_uprobe.h"
+
+/* The primary probe of a uprobe event, or NULL (and a warning). */
+struct trace_uprobe *tu_of_call(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp))
+		return NULL;
+	return container_of(tp, struct trace_uprobe, tp);
+}
+
+/* ---- Arming probes in the uprobes core; enable and disable ---- */
+
+int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter)
+{
+	struct inode *inode = d_real_inode(tu->path.dentry);
+	struct uprobe *uprobe;
+
+	tu->consumer.filter = filter;
+	uprobe = uprobe_register(inode, tu->offset, tu->ref_ctr_offset,
+				 &tu->consumer);
+	if (!IS_ERR(uprobe))
+		tu->uprobe = uprobe;
+	return PTR_ERR_OR_ZERO(uprobe);
+}
+
+/*
+ * Start detaching @tu; its handlers may still be running until the next
+ * uprobe_unregister_sync().  Returns false if @tu was not armed.
+ */
+static bool trace_uprobe_disarm_nosync(struct trace_uprobe *tu)
+{
+	if (!tu->uprobe)
+		return false;
+	uprobe_unregister_nosync(tu->uprobe, &tu->consumer);
+	tu->uprobe = NULL;
+	return true;
+}
+
+/* Detach every armed probe of the event, then wait for their handlers. */
+static void uprobe_event_disarm(struct trace_probe *tp)
+{
+	struct trace_uprobe *tu;
+	int detached = 0;
+
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list)
+		detached += trace_uprobe_disarm_nosync(tu);
+	/* One wait covers all of them. */
+	if (detached)
+		uprobe_unregister_sync();
+}
+
+static int uprobe_event_arm(struct trace_probe *tp)
+{
+	uprobe_filter_fn filter = uprobe_event_filter(tp);
+	struct trace_uprobe *tu;
+	int ret = 0;
+
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
+		ret = trace_uprobe_arm(tu, filter);
+		if (ret)
+			break;
+	}
+	if (ret)
+		uprobe_event_disarm(tp);
+	return ret;
+}
+
+/*
+ * Record who uses the event: an ftrace instance (@file) or perf (NULL).
+ * The two filter processes differently, so an event serves one at a time.
+ */
+static int uprobe_event_claim(struct trace_probe *tp,
+			      struct trace_event_file *file)
+{
+	if (file) {
+		if (trace_probe_test_flag(tp, TP_FLAG_PROFILE))
+			return -EINTR;
+		return trace_probe_add_file(tp, file);
+	}
+	if (trace_probe_test_flag(tp, TP_FLAG_TRACE))
+		return -EINTR;
+	trace_probe_set_flag(tp, TP_FLAG_PROFILE);
+	return 0;
+}
+
+static void uprobe_event_unclaim(struct trace_probe *tp,
+				 struct trace_event_file *file)
+{
+	if (file)
+		trace_probe_remove_file(tp, file);
+	else
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+}
+
+/* Called with event_mutex held. */
+static int uprobe_event_enable(struct trace_event_call *call,
+			       struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	bool was_enabled;
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+
+	was_enabled = trace_probe_is_enabled(tp);
+	ret = uprobe_event_claim(tp, file);
+	if (ret < 0)
+		return ret;
+	if (was_enabled)
+		return 0;
+
+	ret = uprobe_scratch_get();
+	if (!ret) {
+		ret = uprobe_event_arm(tp);
+		if (ret)
+			uprobe_scratch_put();
+	}
+	if (ret)
+		uprobe_event_unclaim(tp, file);
+	return ret;
+}
+
+/* Called with event_mutex held. */
+static void uprobe_event_disable(struct trace_event_call *call,
+				 struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp) || !trace_probe_is_enabled(tp))
+		return;
+
+	if (file) {
+		if (trace_probe_remove_file(tp, file) < 0)
+			return;
+		if (trace_probe_is_enabled(tp))
+			return;	/* other instances still trace it */
+	} else {
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	}
+
+	uprobe_event_disarm(tp);
+	uprobe_scratch_put();
+}
+
+/* Install (@add) or drop breakpoints as the perf filter now says. */
+static int uprobe_event_apply(struct trace_probe *tp, bool add)
+{
+	struct trace_uprobe *tu;
+	int ret;
+
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
+		if (!tu->uprobe)
+			continue;
+		ret = uprobe_apply(tu->uprobe, &tu->consumer, add);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int uprobe_perf_close(struct trace_event_call *call,
+			     struct perf_event *event)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (uprobe_filter_remove(tp->event->filter, event))
+		return 0;
+	return uprobe_event_apply(tp, false);
+}
+
+static int uprobe_perf_open(struct trace_event_call *call,
+			    struct perf_event *event)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (uprobe_filter_add(tp->event->filter, event))
+		return 0;
+
+	ret = uprobe_event_apply(tp, true);
+	if (ret)
+		uprobe_perf_close(call, event);
+	return ret;
+}
+
+/* trace_event_class::reg of every uprobe event. */
+static int uprobe_event_reg(struct trace_event_call *call,
+			    enum trace_reg type, void *data)
+{
+	bool by_perf = type == TRACE_REG_PERF_REGISTER ||
+		       type == TRACE_REG_PERF_UNREGISTER;
+	/* ftrace names its instance; perf's user is known as NULL. */
+	struct trace_event_file *file = by_perf ? NULL : data;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+	case TRACE_REG_PERF_REGISTER:
+		return uprobe_event_enable(call, file);
+	case TRACE_REG_UNREGISTER:
+	case TRACE_REG_PERF_UNREGISTER:
+		uprobe_event_disable(call, file);
+		return 0;
+	case TRACE_REG_PERF_OPEN:
+		return uprobe_perf_open(call, data);
+	case TRACE_REG_PERF_CLOSE:
+		return uprobe_perf_close(call, data);
+	default:
+		return 0;
+	}
+}
+
+/* ---- The trace event: fields, output, callbacks ---- */
+
+static int uprobe_event_define_fields(struct trace_event_call *call)
+{
+	static const char * const entry_names[] = { FIELD_STRING_IP };
+	static const char * const return_names[] = {
+		FIELD_STRING_FUNC, FIELD_STRING_RETIP,
+	};
+	struct trace_uprobe *tu = tu_of_call(call);
+	const char * const *names;
+	int i, n, ret;
+
+	if (!tu)
+		return -ENODEV;
+
+	names = tu_is_return(tu) ? return_names : entry_names;
+	n = tu_is_return(tu) ? ARRAY_SIZE(return_names) : ARRAY_SIZE(entry_names);
+	for (i = 0; i < n; i++) {
+		ret = trace_define_field(call, "unsigned long", names[i],
+					 offsetof(struct uprobe_record, addr) +
+					 i * sizeof(unsigned long),
+					 sizeof(unsigned long), 0, FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return traceprobe_define_arg_fields(call,
+					    uprobe_record_hdr_size(tu_is_return(tu)),
+					    &tu->tp);
+}
+
+static enum print_line_t uprobe_print_record(struct trace_iterator *iter,
+					     int flags,
+					     struct trace_event *event)
+{
+	struct uprobe_record *rec = (struct uprobe_record *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	struct trace_uprobe *tu;
+	unsigned long *args;
+
+	tu = tu_of_call(container_of(event, struct trace_event_call, event));
+	if (unlikely(!tu))
+		return trace_handle_return(s);
+
+	trace_seq_printf(s, "%s: (", trace_probe_name(&tu->tp));
+	if (tu_is_return(tu)) {
+		trace_seq_printf(s, "0x%lx <- 0x%lx)", rec->addr[1],
+				 rec->addr[0]);
+		args = &rec->addr[2];
+	} else {
+		trace_seq_printf(s, "0x%lx)", rec->addr[0]);
+		args = &rec->addr[1];
+	}
+
+	if (trace_probe_print_args(s, tu->tp.args, tu->tp.nr_args,
+				   (u8 *)args, rec) >= 0)
+		trace_seq_putc(s, '\n');
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions uprobe_event_funcs = {
+	.trace		= uprobe_print_record,
+};
+
+static struct trace_event_fields uprobe_event_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE,
+	  .define_fields = uprobe_event_define_fields },
+	{}
+};
+
+void uprobe_event_setup_call(struct trace_uprobe *tu)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
+
+	call->event.funcs = &uprobe_event_funcs;
+	call->class->fields_array = uprobe_event_fields;
+	call->class->reg = uprobe_event_reg;
+	/* perf lets users without CAP_SYS_ADMIN open uprobe events. */
+	call->flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uprobe events: struct trace_uprobe objects.  Allocation and freeing,
+ * lookup by event name, the rules for a probe that joins an existing event
+ * (same kind, same argument types, not the same probe twice, one reference
+ * counter per uprobe), publishing a new event, and removal.
+ *
+ * Locks: lookup, joining, registration and removal run under event_mutex
+ * (trace_uprobe_register() takes it; the other callers hold it).  A probe
+ * of an enabled event is never removed: its handlers may be running.  A
+ * probe that joins an enabled event is armed before it is listed.
+ */
+#define pr_fmt(fmt)	"trace_uprobe: " fmt
+
+#include <linux/dcache.h>
+#include <linux/export.h>
+#include <linux/path.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+
+#include "trace_uprobe.h"
+
+/*
+ * @tu must be disarmed and off the dyn_event list (or never on it).  Any
+ * field may still be empty: this also undoes a partial setup.
+ */
+void trace_uprobe_free(struct trace_uprobe *tu)
+{
+	path_put(&tu->path);
+	trace_probe_cleanup(&tu->tp);
+	kfree(tu->filename);
+	free_percpu(tu->nhits);
+	kfree(tu);
+}
+
+/* A probe with its own new event, room for @nargs arguments and no site. */
+struct trace_uprobe *trace_uprobe_alloc(const char *group, const char *event,
+					int nargs, bool is_return)
+{
+	struct trace_uprobe *tu;
+	int ret;
+
+	tu = kzalloc(struct_size(tu, tp.args, nargs), GFP_KERNEL);
+	if (!tu)
+		return ERR_PTR(-ENOMEM);
+
+	/* The probe and its own event (with a perf filter) come first. */
+	ret = trace_probe_init(&tu->tp, event, group, true, nargs);
+	if (ret < 0) {
+		kfree(tu);
+		return ERR_PTR(ret);
+	}
+	uprobe_filter_init(tu->tp.event->filter);
+	dyn_event_init(&tu->devent, &trace_uprobe_ops);
+
+	tu->consumer.handler = uprobe_dispatcher;
+	if (is_return)
+		tu->consumer.ret_handler = uretprobe_dispatcher;
+	tu->fetch_direct = true;	/* until arguments are parsed */
+	tu->bare = !is_return;
+
+	tu->nhits = alloc_percpu(unsigned long);
+	if (!tu->nhits) {
+		trace_uprobe_free(tu);
+		return ERR_PTR(-ENOMEM);
+	}
+	return tu;
+}
+
+/**
+ * trace_uprobe_find - the first probe of a listed uprobe event
+ * @event: event name
+ * @group: group (system) name
+ *
+ * Context: event_mutex held.
+ * Return: the probe, or NULL when no listed uprobe event has that name.
+ */
+struct trace_uprobe *trace_uprobe_find(const char *event, const char *group)
+{
+	struct trace_uprobe *tu;
+	struct dyn_event *pos;
+
+	for_each_dyn_event(pos) {
+		if (!is_trace_uprobe(pos))
+			continue;
+		tu = to_trace_uprobe(pos);
+		if (trace_probe_match_event(&tu->tp, group, event))
+			return tu;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(trace_uprobe_find);
+
+static bool trace_uprobe_same_site(struct trace_uprobe *a,
+				   struct trace_uprobe *b)
+{
+	return d_real_inode(a->path.dentry) == d_real_inode(b->path.dentry) &&
+	       a->offset == b->offset;
+}
+
+/*
+ * One uprobe (file and offset) has one reference counter: refuse a probe
+ * that names another one than the probes already defined there.
+ */
+static int trace_uprobe_check_ref_ctr(struct trace_uprobe *tu, int caret)
+{
+	struct trace_uprobe *other;
+	struct dyn_event *pos;
+
+	for_each_dyn_event(pos) {
+		if (!is_trace_uprobe(pos))
+			continue;
+		other = to_trace_uprobe(pos);
+		if (trace_uprobe_same_site(tu, other) &&
+		    tu->ref_ctr_offset != other->ref_ctr_offset) {
+			trace_probe_log_set_index(1);
+			trace_probe_log_err(caret, BAD_REFCNT);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* True if a sibling of @event probes the same place with the same args. */
+static bool trace_uprobe_duplicates(struct trace_uprobe *event,
+				    struct trace_uprobe *tu)
+{
+	struct trace_uprobe *sib;
+	int i;
+
+	/* compare_arg_type() has matched count, names and types already. */
+	list_for_each_entry(sib, trace_probe_probe_list(&event->tp), tp.list) {
+		if (!trace_uprobe_same_site(sib, tu))
+			continue;
+		for (i = 0; i < tu->tp.nr_args; i++) {
+			if (strcmp(sib->tp.args[i].comm, tu->tp.args[i].comm))
+				break;
+		}
+		if (i == tu->tp.nr_args)
+			return true;
+	}
+	return false;
+}
+
+/* Add @tu as a sibling of the existing event of @old. */
+static int trace_uprobe_join(struct trace_uprobe *tu, struct trace_uprobe *old)
+{
+	struct trace_probe *tp = &tu->tp;
+	int ret;
+
+	trace_probe_log_set_index(0);
+	if (tu_is_return(tu) != tu_is_return(old)) {
+		trace_probe_log_err(0, DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	ret = trace_probe_compare_arg_type(tp, &old->tp);
+	if (ret) {
+		/* @ret counts arguments from 1; they start at argv[2]. */
+		trace_probe_log_set_index(ret + 1);
+		trace_probe_log_err(0, DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	if (trace_uprobe_duplicates(old, tu)) {
+		trace_probe_log_err(0, SAME_PROBE);
+		return -EEXIST;
+	}
+
+	ret = trace_probe_append(tp, &old->tp);
+	if (ret)
+		return ret;
+	/* Joining an enabled event: the new probe must fire at once. */
+	if (trace_probe_is_enabled(tp)) {
+		ret = trace_uprobe_arm(tu, uprobe_event_filter(tp));
+		if (ret) {
+			trace_probe_unlink(tp);
+			trace_probe_log_set_index(1);
+			trace_probe_log_err(0, FAIL_REG_PROBE);
+			return ret;
+		}
+	}
+	dyn_event_add(&tu->devent, trace_probe_event_call(tp));
+	return 0;
+}
+
+static int trace_uprobe_new_event(struct trace_uprobe *tu)
+{
+	int ret;
+
+	uprobe_event_setup_call(tu);
+	ret = trace_probe_register_event_call(&tu->tp);
+	if (ret == -EEXIST) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, EVENT_EXIST);
+	} else if (ret) {
+		pr_warn("cannot register event %s/%s: %d\n",
+			trace_probe_group_name(&tu->tp),
+			trace_probe_name(&tu->tp), ret);
+	}
+	if (ret)
+		return ret;
+
+	dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
+	return 0;
+}
+
+/*
+ * Publish a fully parsed @tu: as a new event, or as one more probe of the
+ * event with the same name.  @ref_caret is where the reference counter
+ * was written, for the error log.  On failure nothing has changed.
+ */
+int trace_uprobe_register(struct trace_uprobe *tu, int ref_caret)
+{
+	struct trace_uprobe *old;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ret = trace_uprobe_check_ref_ctr(tu, ref_caret);
+	if (!ret) {
+		old = trace_uprobe_find(trace_probe_name(&tu->tp),
+					trace_probe_group_name(&tu->tp));
+		ret = old ? trace_uprobe_join(tu, old) :
+			    trace_uprobe_new_event(tu);
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* Remove and free @tu.  Called with event_mutex held. */
+int trace_uprobe_unregister(struct trace_uprobe *tu)
+{
+	struct trace_probe *tp = &tu->tp;
+	int ret;
+
+	/* An enabled probe may be inside its handlers right now. */
+	if (trace_probe_is_enabled(tp))
+		return -EBUSY;
+
+	if (!trace_probe_has_sibling(tp)) {
+		/* The last probe takes its event along. */
+		if (trace_event_dyn_busy(trace_probe_event_call(tp)))
+			return -EBUSY;
+		ret = trace_probe_unregister_event_call(tp);
+		if (ret)
+			return ret;
+	}
+
+	dyn_event_remove(&tu->devent);
+	trace_probe_unlink(tp);
+	trace_uprobe_free(tu);
+	return 0;
+}
