@@ -131,8 +131,12 @@ bool uprobe_emul_analyze(struct arch_uprobe *auprobe, struct insn *insn)
 	u8 rex = 0, modrm, reg, rm, opc = insn->opcode.bytes[0];
 	unsigned int pfx;
 
-	if (insn->vex_prefix.nbytes || insn->rex_prefix.nbytes > 1 ||
-	    insn->modrm.nbytes != 1)
+	/*
+	 * An emulate prefix (ud2 and "xen" or "kvm") makes the decoder
+	 * describe the instruction behind it, but the CPU runs the ud2.
+	 */
+	if (insn->emulate_prefix_size || insn->vex_prefix.nbytes ||
+	    insn->rex_prefix.nbytes > 1 || insn->modrm.nbytes != 1)
 		return false;
 	if (insn->rex_prefix.nbytes)
 		rex = insn->rex_prefix.bytes[0];
