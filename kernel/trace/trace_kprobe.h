@@ -100,6 +100,7 @@ int tk_register(struct trace_kprobe *tk);
 void tk_unregister(struct trace_kprobe *tk);
 int tk_publish(struct trace_kprobe *tk);
 int tk_remove(struct trace_kprobe *tk);
+int tk_remove_all(void);
 int tk_watch_modules(void);
 
 /* trace_kprobe_parse.c: definitions */

@@ -155,7 +155,10 @@ static int tk_events_open(struct inode *inode, struct file *file)
 
 	/* "echo > kprobe_events": all or nothing, -EBUSY if one is in use */
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = dyn_events_release_all(&trace_kprobe_ops);
+		mutex_lock(&event_mutex);
+		ret = tk_remove_all();
+		tracing_reset_all_online_cpus();
+		mutex_unlock(&event_mutex);
 		if (ret < 0)
 			return ret;
 	}

@@ -20,6 +20,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/security.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "trace_kprobe.h"
@@ -392,6 +393,89 @@ int tk_remove(struct trace_kprobe *tk)
 	trace_probe_unlink(tp);
 	tk_free(tk);
 	return 0;
+}
+
+/*
+ * Hand every registered probe of the kprobe events to the kprobes core's
+ * array forms, which wait for one RCU grace period per call instead of
+ * one per probe (event_mutex held, so the list does not change).  False
+ * if the arrays could not be had; the probes are then left registered.
+ */
+static bool tk_unregister_batch(unsigned int nr)
+{
+	struct kretprobe **rps;
+	struct kprobe **kps;
+	unsigned int nk = 0, nr_ret = 0;
+	struct dyn_event *ev;
+
+	kps = kvmalloc_array(nr, sizeof(*kps), GFP_KERNEL);
+	rps = kvmalloc_array(nr, sizeof(*rps), GFP_KERNEL);
+	if (!kps || !rps) {
+		kvfree(kps);
+		kvfree(rps);
+		return false;
+	}
+	for_each_dyn_event(ev) {
+		struct trace_kprobe *tk;
+
+		if (ev->ops != &trace_kprobe_ops)
+			continue;
+		tk = tk_of_dyn(ev);
+		if (!tk->registered)
+			continue;
+		if (tk->is_return)
+			rps[nr_ret++] = &tk->rp;
+		else
+			kps[nk++] = &tk->rp.kp;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr_ret)
+		unregister_kretprobes(rps, nr_ret);
+	for_each_dyn_event(ev) {
+		if (ev->ops == &trace_kprobe_ops && tk_of_dyn(ev)->registered)
+			tk_kprobe_reset(tk_of_dyn(ev));
+	}
+	kvfree(kps);
+	kvfree(rps);
+	return true;
+}
+
+/*
+ * Remove every kprobe event, "echo > kprobe_events" (event_mutex held).
+ * All or nothing: -EBUSY, and nothing removed, while any of them is
+ * enabled or its event is in use.  6.12 removed the probes one by one,
+ * each waiting for its own RCU grace period (16 ms of guest time each
+ * here); the batch waits for two, one per kind of probe.
+ */
+int tk_remove_all(void)
+{
+	struct dyn_event *ev, *tmp;
+	unsigned int nr = 0;
+	int ret = 0;
+
+	lockdep_assert_held(&event_mutex);
+	for_each_dyn_event(ev) {
+		struct trace_kprobe *tk;
+
+		if (ev->ops != &trace_kprobe_ops)
+			continue;
+		tk = tk_of_dyn(ev);
+		if (trace_probe_is_enabled(&tk->tp) ||
+		    trace_event_dyn_busy(trace_probe_event_call(&tk->tp)))
+			return -EBUSY;
+		nr++;
+	}
+	if (nr > 1)
+		tk_unregister_batch(nr);	/* else one at a time below */
+	for_each_dyn_event_safe(ev, tmp) {
+		if (ev->ops != &trace_kprobe_ops)
+			continue;
+		ret = tk_remove(tk_of_dyn(ev));
+		if (ret)
+			break;
+	}
+	return ret;
 }
 
 /* ---- Modules: probes on a module's symbols follow its loads ---- */

@@ -8,7 +8,7 @@
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
 # "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
-# uprobe, events or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
+# uprobe, events, bulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
 ONLY=${1:-}
 want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 
@@ -250,6 +250,36 @@ if want events && insmod /wb/modules/wb_event_bench.ko 2>/dev/null; then
 elif want events; then
 	echo "BENCH-ERROR event-hit: wb_event_bench did not load"
 fi
+# Probes in bulk: 1,000 kprobe events on distinct functions, defined in
+# one write, enabled and disabled through their group, then all removed
+# by truncating kprobe_events.  The functions are picked (untimed) from
+# available_filter_functions, each tried alone, so that a function the
+# kprobes core refuses on either kernel is left out on both.
+bulk_kprobes() {
+	n=$1 list=/tmp/bulk-kprobes.def i=0
+	: > $list
+	grep -v '[[:space:]]' $T/available_filter_functions |
+		grep -E '^[a-z][a-z0-9_]*$' | grep -Ev '^(rcu|lock|preempt|irq)' |
+		head -n $((n * 3)) > /tmp/bulk-cands
+	while read -r f && [ $i -lt $n ]; do
+		if echo "p:wbbulk/k$i $f" >> $T/kprobe_events 2>/dev/null; then
+			echo "p:wbbulk/k$i $f" >> $list
+			i=$((i + 1))
+		fi
+	done < /tmp/bulk-cands
+	echo > $T/kprobe_events
+	if [ $i -lt $n ]; then
+		echo "BENCH-ERROR kprobe-events-bulk: only $i of $n functions took a kprobe"
+		return
+	fi
+	timed kprobe-events-define-$n sh -c "cat $list > $T/kprobe_events"
+	timed kprobe-events-enable-$n sh -c "echo 1 > $T/events/wbbulk/enable"
+	timed kprobe-events-disable-$n sh -c "echo 0 > $T/events/wbbulk/enable"
+	timed kprobe-events-remove-$n sh -c "echo > $T/kprobe_events"
+	[ -z "$(cat $T/kprobe_events)" ] ||
+		echo "BENCH-ERROR kprobe-events-bulk: events left after removal"
+}
+want bulk && bulk_kprobes 1000
 # BPF kprobe_multi links (configs with BPF, e.g. distro): one link on every
 # function attached and detached, and the cost of a hit on getpgid().
 if want kmulti && [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
