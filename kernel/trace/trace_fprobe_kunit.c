@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for function and tracepoint probe events (trace_fprobe.c).
+ * KUnit tests for function and tracepoint probe events (trace_fprobe*.c).
  *
  * Definitions go through dyn_event_create() as a write to dynamic_events
  * does; the listing is what the "f"/"t" type's show callback prints for

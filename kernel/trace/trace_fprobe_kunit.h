@@ -7,10 +7,8 @@
 #ifndef _KERNEL_TRACE_FPROBE_KUNIT_H
 #define _KERNEL_TRACE_FPROBE_KUNIT_H
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/* trace_fprobe.c, VISIBLE_IF_KUNIT */
+/* trace_fprobe_parse.c; the layer's files share it through trace_fprobe.h */
 extern struct dyn_event_operations tfp_dyn_ops;
-#endif
 
 /* trace_fprobe_kunit.c */
 int tfpk_target(int a, long b);

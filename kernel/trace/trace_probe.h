@@ -12,7 +12,9 @@
  *
  * Files: trace_probe.c (probe and event objects), trace_probe_types.c
  * (types, fields, formats, output), trace_probe_log.c (error_log) and
- * trace_probe_parse.c (definition and argument parser).  The run-time
+ * the definition and argument parser: trace_probe_parse.c (one argument),
+ * trace_probe_expr.c (its expression) and trace_probe_argv.c (the words
+ * around the arguments), mapped in trace_probe_parse.h.  The run-time
  * interpreter lives in trace_probe_tmpl.h; memory access helpers for kernel
  * front ends in trace_probe_kernel.h.
  */

@@ -7,8 +7,9 @@
  * ("file", "$arg*" expands to all of them), follow pointers into structure
  * members ("file->f_path.dentry"), and get the types of parameters,
  * members and the return value from the kernel's BTF.  This file answers
- * the compiler's questions about types; trace_probe_parse.c turns the
- * answers into fetch programs and error-log entries.
+ * the compiler's questions about types; trace_probe_expr.c and
+ * trace_probe_argv.c turn the answers into fetch programs, argument
+ * names and error-log entries.
  *
  * The parse context holds the function's BTF prototype.  It is looked up
  * once, on first use (tprobe_btf_query()), with a reference on the BTF
