@@ -75,26 +75,29 @@ static bool tfp_duplicate(struct trace_probe *event_tp,
 	return false;
 }
 
-/* Add @tf to the event of @old.  event_mutex held. */
+/*
+ * Add @tf to the event of @old (event_mutex held).  A sibling must probe
+ * the same kind of site, with arguments of the same types, and must not
+ * repeat a probe the event has; otherwise the word at fault is logged.
+ */
 static int tfp_join(struct trace_fprobe *tf, struct trace_fprobe *old)
 {
-	int ret;
+	int word = 0, why = -1, ret;	/* why: a TP_ERR_ code, or -1 */
 
 	if (tf->site != old->site) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, DIFF_PROBE_TYPE);
-		return -EEXIST;
+		why = TP_ERR_DIFF_PROBE_TYPE;
+	} else {
+		ret = trace_probe_compare_arg_type(&tf->tp, &old->tp);
+		if (ret) {
+			word = ret + 1;		/* argument n is word n + 1 */
+			why = TP_ERR_DIFF_ARG_TYPE;
+		} else if (tfp_duplicate(&old->tp, tf)) {
+			why = TP_ERR_SAME_PROBE;
+		}
 	}
-	ret = trace_probe_compare_arg_type(&tf->tp, &old->tp);
-	if (ret) {
-		/* argument n is word n + 1 */
-		trace_probe_log_set_index(ret + 1);
-		trace_probe_log_err(0, DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	if (tfp_duplicate(&old->tp, tf)) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, SAME_PROBE);
+	if (why >= 0) {
+		trace_probe_log_set_index(word);
+		__trace_probe_log_err(0, why);
 		return -EEXIST;
 	}
 

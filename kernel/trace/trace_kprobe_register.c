@@ -408,8 +408,8 @@ static bool tk_unregister_batch(unsigned int nr)
 	unsigned int nk = 0, nr_ret = 0;
 	struct dyn_event *ev;
 
-	kps = kvmalloc_array(nr, sizeof(*kps), GFP_KERNEL);
-	rps = kvmalloc_array(nr, sizeof(*rps), GFP_KERNEL);
+	kps = kvmalloc_array(nr, sizeof(*kps), GFP_KERNEL_ACCOUNT);
+	rps = kvmalloc_array(nr, sizeof(*rps), GFP_KERNEL_ACCOUNT);
 	if (!kps || !rps) {
 		kvfree(kps);
 		kvfree(rps);
