@@ -164,3 +164,53 @@ git "${ident[@]}" -C "$am" am -q $patches || die "git am of the series on the ba
 git -C "$tree" worktree remove -f "$am"
 say "git am on a fresh base: applies, same tree as 'make test' builds"
 [ $tot_e = 0 ] || die "checkpatch reports $tot_e errors"
+
+# Every patch must build on its own: a reviewer applies part of the series
+# and git bisect stops anywhere.  With WB_SERIES_BUILD=1 ('make series
+# BUILD=each'), check out each patch in turn and build the test config's
+# vmlinux and modules incrementally.  The tree and its objects sit in
+# build/series/each/{src,obj-ARCH} so that ccache, with CCACHE_BASEDIR,
+# sees the same relative paths as the builds of 'make test' (../src).  The
+# config is the one 'make build' wrote, run through olddefconfig at each
+# patch: a symbol a later patch adds is simply unknown before it.  The last
+# patch's tree is the tree 'make test' boots (checked above), so the boot
+# of the whole series is that of 'make test'.
+[ "${WB_SERIES_BUILD:-0}" = 1 ] || exit 0
+cfg=$(kind_obj ours)/.config
+[ -f "$cfg" ] || die "no $cfg: run 'make build' (ARCH=$ARCH) first"
+each=$S/each
+eobj=$each/obj-$ARCH
+mkdir -p "$eobj"
+# The worktree may be left from an interrupted run: make it afresh.
+git -C "$tree" worktree remove -f "$each/src" 2>/dev/null || rm -rf "$each/src"
+git -C "$tree" worktree prune
+git -C "$tree" worktree add -q --detach "$each/src" base
+cc=()
+if command -v ccache >/dev/null && [ "${WB_CCACHE:-1}" = 1 ]; then
+	export CCACHE_BASEDIR=$BUILD
+	cc=(CC="ccache ${CROSS}gcc")
+fi
+emake() {
+	make -C "$each/src" O="$eobj" ARCH="$ARCH" \
+		${CROSS:+CROSS_COMPILE=$CROSS} "$@"
+}
+total=$(git -C "$tree" rev-list --count base..series)
+i=0
+for c in $(git -C "$tree" rev-list --reverse base..series); do
+	i=$((i + 1))
+	subj=$(git -C "$tree" log -1 --format=%s "$c")
+	git -C "$each/src" checkout -q --detach "$c"
+	log=$each/$(printf '%02d' "$i").log
+	start=$(date +%s)
+	cp "$cfg" "$eobj/.config"
+	if ! emake olddefconfig > "$log" 2>&1 ||
+	   ! emake "${cc[@]}" -j"$JOBS" vmlinux modules >> "$log" 2>&1; then
+		grep -E 'error|Error' "$log" | head -n 20 >&2
+		die "patch $i/$total does not build: $subj (log: ${log#"$TOP"/})"
+	fi
+	warn=$(grep -c ': warning:' "$log" || true)
+	say "built patch $i/$total in $(($(date +%s) - start))s, $warn warnings: $subj"
+	[ "$warn" = 0 ] || grep ': warning:' "$log" | sort -u | head -n 5 >&2
+done
+git -C "$tree" worktree remove -f "$each/src"
+say "every patch of the series builds ($ARCH, test config)"

@@ -1668,7 +1668,7 @@ static void fk_doomed_bury(struct kunit *test, struct fk_doomed *d, int round)
 	WRITE_ONCE(d->state, FK_OPS_DEAD);
 	after = atomic_read(&d->hits);
 	ftrace_free_filter(&d->ops);
-	msleep(5);
+	usleep_range(5000, 6000);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&d->hits), after,
 			    "round %d: callback after unregister", round);
 	memset(d, 0x6b, sizeof(*d));
@@ -1745,7 +1745,8 @@ static void ops_unregistered_together_stay_quiet(struct kunit *test)
 
 	for (round = 0; round < 3; round++) {
 		for (i = 0; i < FK_TOGETHER; i++) {
-			d[i] = fk_doomed_new(test, fk_doomed_flags[i % ARRAY_SIZE(fk_doomed_flags)]);
+			d[i] = fk_doomed_new(test, fk_doomed_flags[i %
+						ARRAY_SIZE(fk_doomed_flags)]);
 			d[i]->unreg_ret = FK_UNREG_PENDING;
 			KUNIT_ASSERT_EQ(test, register_ftrace_function(&d[i]->ops), 0);
 		}
