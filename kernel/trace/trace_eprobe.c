@@ -846,8 +846,9 @@ static int eprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
 }
 
 /* Does @word ("SYSTEM/EVENT" or "SYSTEM.EVENT") name @ep's target? */
-static bool eprobe_word_names_target(struct trace_eprobe *ep, const char *word)
+static bool eprobe_word_names_target(struct trace_probe *tp, const char *word)
 {
+	struct trace_eprobe *ep = container_of(tp, struct trace_eprobe, tp);
 	const char *sys = eprobe_target_system(ep);
 	const char *sep = strchr(word, '/');
 	size_t len;
@@ -869,15 +870,8 @@ static bool eprobe_word_names_target(struct trace_eprobe *ep, const char *word)
 static bool eprobe_dyn_match(const char *system, const char *event, int argc,
 			     const char **argv, struct dyn_event *ev)
 {
-	struct trace_eprobe *ep = to_eprobe(ev);
-
-	if (!trace_probe_match_event(&ep->tp, system, event))
-		return false;
-	if (argc < 1)
-		return true;
-	if (!eprobe_word_names_target(ep, argv[0]))
-		return false;
-	return trace_probe_match_command_args(&ep->tp, argc - 1, argv + 1);
+	return trace_probe_match_command(&to_eprobe(ev)->tp, system, event,
+					 argc, argv, eprobe_word_names_target);
 }
 
 static bool eprobe_dyn_is_busy(struct dyn_event *ev)

@@ -503,9 +503,10 @@ static int tfp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	return 0;
 }
 
-/* Does @word name @tf's function or tracepoint (with its "%return")? */
-static bool tfp_word_names_site(struct trace_fprobe *tf, const char *word)
+/* Does @word name @tp's function or tracepoint (with its "%return")? */
+static bool tfp_word_names_site(struct trace_probe *tp, const char *word)
 {
+	struct trace_fprobe *tf = container_of(tp, struct trace_fprobe, tp);
 	size_t len = strlen(tf->where);
 
 	if (strncmp(word, tf->where, len))
@@ -520,15 +521,8 @@ static bool tfp_word_names_site(struct trace_fprobe *tf, const char *word)
 static bool tfp_dyn_match(const char *system, const char *event, int argc,
 			  const char **argv, struct dyn_event *ev)
 {
-	struct trace_fprobe *tf = tfp_from_dyn(ev);
-
-	if (!trace_probe_match_event(&tf->tp, system, event))
-		return false;
-	if (argc < 1)
-		return true;
-	if (!tfp_word_names_site(tf, argv[0]))
-		return false;
-	return trace_probe_match_command_args(&tf->tp, argc - 1, argv + 1);
+	return trace_probe_match_command(&tfp_from_dyn(ev)->tp, system, event,
+					 argc, argv, tfp_word_names_site);
 }
 
 static bool tfp_dyn_is_busy(struct dyn_event *ev)

@@ -62,27 +62,21 @@ VISIBLE_IF_KUNIT int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 }
 EXPORT_SYMBOL_IF_KUNIT(tk_dyn_show);
 
-/* Does "SITE [ARGS]" in @argv describe @tk (no @argv: yes)? */
-static bool tk_match_head(struct trace_kprobe *tk, int argc, const char **argv)
+/* Is @word the site of @tp as the listing shows it ("SYM+OFFS", "ADDR")? */
+static bool tk_site_matches(struct trace_probe *tp, const char *word)
 {
 	char site[MAX_ARGSTR_LEN + 1];
 
-	if (!argc)
-		return true;
-	tk_format_site(tk, site, sizeof(site));
-	if (strcmp(site, argv[0]))
-		return false;
-	return trace_probe_match_command_args(&tk->tp, argc - 1, argv + 1);
+	tk_format_site(container_of(tp, struct trace_kprobe, tp), site,
+		       sizeof(site));
+	return !strcmp(site, word);
 }
 
 static bool tk_dyn_match(const char *system, const char *event, int argc,
 			 const char **argv, struct dyn_event *ev)
 {
-	struct trace_kprobe *tk = tk_of_dyn(ev);
-
-	if (!trace_probe_match_event(&tk->tp, system, event))
-		return false;
-	return tk_match_head(tk, argc, argv);
+	return trace_probe_match_command(&tk_of_dyn(ev)->tp, system, event,
+					 argc, argv, tk_site_matches);
 }
 
 static bool tk_dyn_is_busy(struct dyn_event *ev)

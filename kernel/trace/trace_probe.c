@@ -364,6 +364,36 @@ bool trace_probe_match_command_args(struct trace_probe *tp,
 }
 
 /**
+ * trace_probe_match_command - does a removal command name @tp?
+ * @tp: a probe
+ * @system: the group named, or NULL for any group
+ * @event: the event named, or "" for any event
+ * @argc: number of words in @argv
+ * @argv: the words after the name: the probed site, then "NAME=EXPR"s
+ * @site_matches: the front end's test of the site word against @tp
+ *
+ * The removal match of every front end ("-:[GRP/]EVENT [SITE [ARGS]]"):
+ * the words given must match, those left out match anything.  Only how a
+ * site word reads differs between kprobe, fprobe, eprobe and uprobe
+ * events, and that is what @site_matches says.
+ *
+ * Return: true when @tp is a probe the command names.
+ */
+bool trace_probe_match_command(struct trace_probe *tp, const char *system,
+			       const char *event, int argc, const char **argv,
+			       bool (*site_matches)(struct trace_probe *tp,
+						    const char *word))
+{
+	if (!trace_probe_match_event(tp, system, event))
+		return false;
+	if (argc < 1)
+		return true;
+	if (!site_matches(tp, argv[0]))
+		return false;
+	return trace_probe_match_command_args(tp, argc - 1, argv + 1);
+}
+
+/**
  * trace_probe_create - split a definition into words and run a parser
  * @raw_command: the definition as written to the events file
  * @createfn: the front end's parser, called with the words

@@ -390,6 +390,10 @@ bool trace_probe_match_command_args(struct trace_probe *tp,
 				    int argc, const char **argv);
 bool trace_probe_match_event(struct trace_probe *tp, const char *system,
 			     const char *event);
+bool trace_probe_match_command(struct trace_probe *tp, const char *system,
+			       const char *event, int argc, const char **argv,
+			       bool (*site_matches)(struct trace_probe *tp,
+						    const char *word));
 int trace_probe_create(const char *raw_command,
 		       int (*createfn)(int, const char **));
 int trace_probe_create_locked(const char *raw_command,

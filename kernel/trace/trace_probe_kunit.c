@@ -1338,6 +1338,59 @@ static void command_args_matched_against_probe(struct kunit *test)
 			c->want);
 }
 
+/* The site test of the removal match below: the site is "SITE". */
+static int tpk_site_calls;
+
+static bool tpk_site_is_site(struct trace_probe *tp, const char *word)
+{
+	tpk_site_calls++;
+	return !strcmp(word, "SITE");
+}
+
+/*
+ * The removal match every front end uses: the name first, the site word
+ * only when one is given, then the arguments.
+ */
+static void removal_command_matches_name_site_and_args(struct kunit *test)
+{
+	const char *site_only[] = { "SITE" };
+	const char *other_site[] = { "ELSEWHERE" };
+	const char *site_arg[] = { "SITE", "x=" TPK_R0 ":u32" };
+	const char *site_other_arg[] = { "SITE", "y=" TPK_R0 ":u32" };
+	struct tpk_run run;
+
+	tpk_parse(test, UPROBE, tpk_match_args, ARRAY_SIZE(tpk_match_args), &run);
+	KUNIT_ASSERT_EQ(test, run.ret, 0);
+
+	tpk_site_calls = 0;
+	KUNIT_EXPECT_TRUE(test, trace_probe_match_command(run.tp, NULL, "", 0,
+							  NULL, tpk_site_is_site));
+	KUNIT_EXPECT_TRUE(test, trace_probe_match_command(run.tp, TPK_GROUP,
+							  TPK_EVENT, 0, NULL,
+							  tpk_site_is_site));
+	KUNIT_EXPECT_EQ_MSG(test, tpk_site_calls, 0, "no site word, no site test");
+	KUNIT_EXPECT_FALSE(test, trace_probe_match_command(run.tp, "other", "",
+							   1, site_only,
+							   tpk_site_is_site));
+	KUNIT_EXPECT_FALSE(test, trace_probe_match_command(run.tp, NULL, "other",
+							   1, site_only,
+							   tpk_site_is_site));
+	KUNIT_EXPECT_EQ_MSG(test, tpk_site_calls, 0, "name first");
+	KUNIT_EXPECT_TRUE(test, trace_probe_match_command(run.tp, NULL, TPK_EVENT,
+							  1, site_only,
+							  tpk_site_is_site));
+	KUNIT_EXPECT_FALSE(test, trace_probe_match_command(run.tp, NULL, TPK_EVENT,
+							   1, other_site,
+							   tpk_site_is_site));
+	KUNIT_EXPECT_TRUE(test, trace_probe_match_command(run.tp, NULL, TPK_EVENT,
+							  2, site_arg,
+							  tpk_site_is_site));
+	KUNIT_EXPECT_FALSE(test, trace_probe_match_command(run.tp, NULL, TPK_EVENT,
+							   2, site_other_arg,
+							   tpk_site_is_site));
+	KUNIT_EXPECT_EQ(test, tpk_site_calls, 4);
+}
+
 /* ---- single behaviours ---- */
 
 static void probe_init_names_event_and_group(struct kunit *test)
@@ -1509,6 +1562,7 @@ static struct kunit_case trace_probe_kunit_cases[] = {
 	KUNIT_CASE_PARAM(type_table_describes_type, tpk_type_gen_params),
 	KUNIT_CASE_PARAM(sibling_arg_types_compared, tpk_cmp_gen_params),
 	KUNIT_CASE_PARAM(command_args_matched_against_probe, tpk_match_gen_params),
+	KUNIT_CASE(removal_command_matches_name_site_and_args),
 	KUNIT_CASE(probe_init_names_event_and_group),
 	KUNIT_CASE(probe_init_requires_event_and_group),
 	KUNIT_CASE(kretprobe_entry_args_share_entry_data),

@@ -59,34 +59,25 @@ VISIBLE_IF_KUNIT int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev)
 }
 EXPORT_SYMBOL_IF_KUNIT(uprobe_dyn_show);
 
-/* Does "PATH:ADDR [ARGS]" in @argv describe @tu (no @argv: yes)? */
-static bool trace_uprobe_match_head(struct trace_uprobe *tu, int argc,
-				    const char **argv)
+/* Is @word the site of @tp as the listing shows it ("PATH:ADDR")? */
+static bool trace_uprobe_site_matches(struct trace_probe *tp, const char *word)
 {
+	struct trace_uprobe *tu = container_of(tp, struct trace_uprobe, tp);
 	char addr[MAX_ARGSTR_LEN + 1];
-	size_t len;
+	size_t len = strlen(tu->filename);
 
-	if (!argc)
-		return true;
-
-	len = strlen(tu->filename);
-	if (strncmp(argv[0], tu->filename, len) || argv[0][len] != ':')
+	if (strncmp(word, tu->filename, len) || word[len] != ':')
 		return false;
 	trace_uprobe_format_addr(tu, addr, sizeof(addr));
-	if (strcmp(argv[0] + len + 1, addr))
-		return false;
-
-	return trace_probe_match_command_args(&tu->tp, argc - 1, argv + 1);
+	return !strcmp(word + len + 1, addr);
 }
 
 static bool uprobe_dyn_match(const char *system, const char *event,
 			     int argc, const char **argv, struct dyn_event *ev)
 {
-	struct trace_uprobe *tu = to_trace_uprobe(ev);
-
-	if (!trace_probe_match_event(&tu->tp, system, event))
-		return false;
-	return trace_uprobe_match_head(tu, argc, argv);
+	return trace_probe_match_command(&to_trace_uprobe(ev)->tp, system,
+					 event, argc, argv,
+					 trace_uprobe_site_matches);
 }
 
 static bool uprobe_dyn_is_busy(struct dyn_event *ev)
