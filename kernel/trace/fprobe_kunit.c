@@ -37,6 +37,9 @@
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
+#include <asm/trace_kunit.h>
+#endif
 
 #include "fgraph_frame.h"
 #include "ftrace_kunit.h"
@@ -172,12 +175,14 @@ static int fpk_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 
 /*
  * Whether an unwind from an exit handler reaches the probed function's
- * caller.  x86-64: through the hooked return address.  arm64: through the
- * frame record return_to_handler builds for the returning call, which
- * holds the real return address by the time a handler runs.  Elsewhere
- * the trampoline may keep no record and the caller may be missing.
+ * caller: <asm/trace_kunit.h> says so, and how.  Elsewhere the trampoline
+ * may keep no record and the caller may be missing.
  */
-#define FPK_STACK_HAS_CALLER	(IS_ENABLED(CONFIG_X86_64) || IS_ENABLED(CONFIG_ARM64))
+#ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
+#define FPK_STACK_HAS_CALLER	TRACE_KUNIT_EXIT_UNWIND_SEES_CALLER
+#else
+#define FPK_STACK_HAS_CALLER	false
+#endif
 
 /* What an unwind from an exit handler sees: the caller, and no hook. */
 static void fpk_trace_stack(struct fpk_probe *p)

@@ -56,6 +56,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/trace_recursion.h>
+#include <asm/trace_kunit.h>
 
 #include "ftrace_internal.h"
 #include "ftrace_kunit.h"
@@ -214,13 +215,9 @@ static void notrace fk_ptregs_cb(unsigned long ip, unsigned long parent_ip,
 	p->fregs_arg0 = ftrace_regs_get_argument(fregs, 0);
 	p->regs_ip = instruction_pointer(regs);
 	p->regs_arg0 = regs_get_kernel_argument(regs, 0);
-	/* a kernel-mode frame; on x86 the unsaved registers read as zero */
-	if (user_mode(regs))
+	/* a kernel-mode frame, whose unsaved registers read as zero */
+	if (user_mode(regs) || !trace_kunit_unsaved_regs_zero(regs))
 		p->regs_arg0 = ~0UL;
-#ifdef CONFIG_X86_64
-	if (regs->bx | regs->r12 | regs->r15 | regs->orig_ax)
-		p->regs_arg0 = ~0UL;
-#endif
 	ftrace_regs_put_pt_regs(fregs, regs, completed);
 }
 
@@ -1200,54 +1197,8 @@ static void ipmodify_clash_on_filter_change_busy(struct kunit *test)
 unsigned long fk_tramp_hits;
 void fk_direct_tramp(void);
 
-#ifdef CONFIG_X86_64
-#include <asm/nospec-branch.h>
-
-/*
- * A direct-call trampoline that only counts: it touches no register but
- * the flags and returns to the address below it, which is the traced
- * function's body (a site that calls it directly) or wherever an
- * ip-modifier sent the call (a site shared through ftrace_regs_caller).
- */
-asm("	.pushsection .text, \"ax\", @progbits\n"
-	"	.type fk_direct_tramp, @function\n"
-	"	.globl fk_direct_tramp\n"
-	"fk_direct_tramp:\n"
-	ASM_ENDBR
-	CALL_DEPTH_ACCOUNT "\n"
-	"	lock incq fk_tramp_hits(%rip)\n"
-	ASM_RET
-	"	.size fk_direct_tramp, .-fk_direct_tramp\n"
-	"	.popsection\n"
-);
-#elif defined(CONFIG_ARM64)
-/*
- * The same on arm64.  A direct trampoline is entered with x9 = the traced
- * function's return address and x30 = where the function goes on: its
- * body after the BL (a site that calls it directly) or wherever an
- * ip-modifier sent the call (a site shared through ftrace_caller).  It
- * counts with an exclusive load/store loop in x10-x12 (scratch at a
- * function's entry), puts the return address back in x30 and jumps to
- * where the function goes on.  "hint 34" is "bti c".
- */
-asm("	.pushsection .text, \"ax\", @progbits\n"
-	"	.type fk_direct_tramp, @function\n"
-	"	.globl fk_direct_tramp\n"
-	"fk_direct_tramp:\n"
-	"	hint	34\n"
-	"	adrp	x10, fk_tramp_hits\n"
-	"	add	x10, x10, :lo12:fk_tramp_hits\n"
-	"1:	ldxr	x11, [x10]\n"
-	"	add	x11, x11, #1\n"
-	"	stxr	w12, x11, [x10]\n"
-	"	cbnz	w12, 1b\n"
-	"	mov	x10, x30\n"
-	"	mov	x30, x9\n"
-	"	ret	x10\n"
-	"	.size fk_direct_tramp, .-fk_direct_tramp\n"
-	"	.popsection\n"
-);
-#endif
+/* A direct-call trampoline that only counts, in fk_tramp_hits. */
+TRACE_KUNIT_DIRECT_TRAMP(fk_direct_tramp, fk_tramp_hits);
 
 /* A direct ops that counts the commands its ops_func gets. */
 struct fk_direct {

@@ -4,7 +4,8 @@
  * users of register_kprobe() see them on x86-64 and arm64
  * (arch/{x86,arm64}/kernel/{kprobes,probes}/ftrace.c).  What differs
  * between the two, the pc a breakpoint shows and where the flags and the
- * return address are, sits in the kpf_arch_*() helpers below.
+ * return address are, sits in the arch's <asm/trace_kunit.h>
+ * (HAVE_ARCH_TRACE_KUNIT): TRACE_KUNIT_TRAP_IP() and trace_kunit_*().
  *
  * The probes go on the functions of ftrace_kunit_funcs.c, the object of
  * this directory built with fentry call sites, which only the KUnit suites
@@ -39,84 +40,9 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <asm/trace_kunit.h>
 
 #include "ftrace_kunit.h"
-
-#ifdef CONFIG_X86_64
-#include <asm/processor-flags.h>
-#include <asm/segment.h>
-#include <asm/text-patching.h>
-
-/* The pc a breakpoint at @addr shows: past the int3. */
-#define KPF_TRAP_IP(addr)	((addr) + INT3_INSN_SIZE)
-
-static bool kpf_arch_irqs_on(struct pt_regs *regs)
-{
-	return regs->flags & X86_EFLAGS_IF;
-}
-
-/* A kernel frame, no direct-call slot in use. */
-static bool kpf_arch_kernel_frame(struct pt_regs *regs)
-{
-	return regs->cs == __KERNEL_CS && !regs->orig_ax;
-}
-
-/* At a function's entry the return address is the word at sp. */
-static unsigned long kpf_arch_ret_addr(struct pt_regs *regs)
-{
-	return *(unsigned long *)kernel_stack_pointer(regs);
-}
-
-static struct pt_regs *kpf_arch_frame_regs(struct ftrace_regs *fregs)
-{
-	return &arch_ftrace_regs(fregs)->regs;
-}
-
-/*
- * Turn an argument-only frame into a pt_regs one, with the return address
- * in *@ret_slot.
- */
-static void kpf_arch_make_full(struct pt_regs *regs, unsigned long *ret_slot)
-{
-	regs->cs = __KERNEL_CS;
-	regs->flags = X86_EFLAGS_FIXED;
-	regs->sp = (unsigned long)ret_slot;
-}
-#else /* CONFIG_ARM64 */
-#include <asm/insn.h>
-
-/* A BRK leaves the pc on the probe. */
-#define KPF_TRAP_IP(addr)	(addr)
-
-static bool kpf_arch_irqs_on(struct pt_regs *regs)
-{
-	return !(regs->pstate & PSR_I_BIT);
-}
-
-static bool kpf_arch_kernel_frame(struct pt_regs *regs)
-{
-	return (regs->pstate & PSR_MODE_MASK) == PSR_MODE_EL1h;
-}
-
-/* At a function's entry the return address is in x30. */
-static unsigned long kpf_arch_ret_addr(struct pt_regs *regs)
-{
-	return regs->regs[30];
-}
-
-/* ftrace_regs_caller's ftrace_regs is the start of its pt_regs. */
-static struct pt_regs *kpf_arch_frame_regs(struct ftrace_regs *fregs)
-{
-	return (struct pt_regs *)fregs;
-}
-
-static void kpf_arch_make_full(struct pt_regs *regs, unsigned long *ret_slot)
-{
-	regs->pstate = PSR_MODE_EL1h;
-	regs->regs[30] = *ret_slot;
-}
-#endif
-
 
 /* Calls of the helper thread in the exact-count case. */
 #define KPF_WORKER_CALLS	1000
@@ -159,9 +85,9 @@ static void kpf_record(struct kpf_seen *seen, struct pt_regs *regs)
 {
 	seen->ip = instruction_pointer(regs);
 	seen->arg0 = regs_get_kernel_argument(regs, 0);
-	seen->irqs_on = kpf_arch_irqs_on(regs);
-	seen->kernel_frame = kpf_arch_kernel_frame(regs);
-	seen->ret_addr = kpf_arch_ret_addr(regs);
+	seen->irqs_on = trace_kunit_irqs_on(regs);
+	seen->kernel_frame = trace_kunit_kernel_frame(regs);
+	seen->ret_addr = trace_kunit_entry_ret_addr(regs);
 	seen->running = kprobe_running();
 	seen->status = get_kprobe_ctlblk()->kprobe_status;
 	seen->preemptible = preemptible();
@@ -379,8 +305,8 @@ static void entry_probe_uses_call_site(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&site_kpf->post_hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&brk->pre_hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&brk->post_hits), 1);
-	KUNIT_EXPECT_EQ(test, site_kpf->pre.ip, KPF_TRAP_IP(site));
-	KUNIT_EXPECT_EQ(test, brk->pre.ip, KPF_TRAP_IP(kpf_site(brk)));
+	KUNIT_EXPECT_EQ(test, site_kpf->pre.ip, TRACE_KUNIT_TRAP_IP(site));
+	KUNIT_EXPECT_EQ(test, brk->pre.ip, TRACE_KUNIT_TRAP_IP(kpf_site(brk)));
 	KUNIT_EXPECT_EQ(test, site_kpf->pre.arg0, 5);
 	KUNIT_EXPECT_EQ(test, brk->pre.arg0, 5);
 }
@@ -403,7 +329,7 @@ static void handlers_see_breakpoint_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpf->kp.nmissed, 0);
 	KUNIT_EXPECT_PTR_EQ(test, kpf_running_here(), NULL);
 
-	KUNIT_EXPECT_EQ(test, kpf->pre.ip, KPF_TRAP_IP(site));
+	KUNIT_EXPECT_EQ(test, kpf->pre.ip, TRACE_KUNIT_TRAP_IP(site));
 	KUNIT_EXPECT_EQ(test, kpf->post.ip, site + MCOUNT_INSN_SIZE);
 	KUNIT_EXPECT_EQ(test, kpf->pre.arg0, 106);
 	KUNIT_EXPECT_EQ(test, kpf->post.arg0, 106);
@@ -449,8 +375,8 @@ static void probes_on_one_site_all_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->post_hits), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 3);
-	KUNIT_EXPECT_EQ(test, a->pre.ip, KPF_TRAP_IP(kpf_site(a)));
-	KUNIT_EXPECT_EQ(test, b->pre.ip, KPF_TRAP_IP(kpf_site(b)));
+	KUNIT_EXPECT_EQ(test, a->pre.ip, TRACE_KUNIT_TRAP_IP(kpf_site(a)));
+	KUNIT_EXPECT_EQ(test, b->pre.ip, TRACE_KUNIT_TRAP_IP(kpf_site(b)));
 	KUNIT_EXPECT_EQ(test, a->post.ip, kpf_site(a) + MCOUNT_INSN_SIZE);
 
 	unregister_kprobe(&a->kp);
@@ -590,7 +516,7 @@ static void handler_frames(struct kunit *test)
 	fregs = kunit_kzalloc(test, max(ftrace_regs_size(), sizeof(*regs)),
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fregs);
-	regs = kpf_arch_frame_regs(fregs);
+	regs = trace_kunit_fregs_pt_regs(fregs);
 	instruction_pointer_set(regs, resume);
 
 	/* All zero: an argument-only frame */
@@ -599,12 +525,12 @@ static void handler_frames(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 0);
 	KUNIT_EXPECT_EQ(test, kpf->kp.nmissed, 1);
 
-	kpf_arch_make_full(regs, &ret_slot);
+	trace_kunit_make_full_regs(regs, &ret_slot);
 	KUNIT_ASSERT_PTR_EQ(test, ftrace_get_regs(fregs), regs);
 	kprobe_ftrace_handler(site, 0, NULL, fregs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->pre_hits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpf->post_hits), 1);
-	KUNIT_EXPECT_EQ(test, kpf->pre.ip, KPF_TRAP_IP(site));
+	KUNIT_EXPECT_EQ(test, kpf->pre.ip, TRACE_KUNIT_TRAP_IP(site));
 	KUNIT_EXPECT_EQ(test, kpf->post.ip, site + MCOUNT_INSN_SIZE);
 	KUNIT_EXPECT_TRUE(test, kpf->pre.kernel_frame);
 	KUNIT_EXPECT_EQ(test, kpf->pre.ret_addr, resume);

@@ -16,8 +16,9 @@
  * traceprobe_define_arg_fields() are released by the test itself, because
  * no event call owns them.  Expected values are those of a 64-bit
  * architecture (the x64 default type); register names, their pt_regs
- * offsets and the function-argument registers are the architecture's,
- * through the TPK_R* macros below.
+ * offsets and the function-argument registers are the architecture's
+ * (<asm/trace_kunit.h>, HAVE_ARCH_TRACE_KUNIT), through the TPK_R* macros
+ * below.
  */
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
@@ -26,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_seq.h>
+#include <asm/trace_kunit.h>
 
 #include "trace_probe_internal.h"
 
@@ -55,54 +57,30 @@ static const char * const tpk_cmd_head[] = { "p:" TPK_GROUP "/" TPK_EVENT, "/bin
 /*
  * The registers the tables name, as the architecture spells them in a
  * fetch argument, and the pt_regs offset each one compiles to: seven
- * general registers, the stack pointer and the instruction pointer.  Every
- * name is three characters long with its '%', so the caret positions of
- * the tables are the same on both architectures.
+ * general registers, the stack pointer and the instruction pointer, from
+ * <asm/trace_kunit.h>.  Every name is three characters long with its '%',
+ * so the caret positions of the tables are the same on every architecture.
  */
-#if defined(CONFIG_X86_64)
-#define TPK_R0		"%ax"
-#define TPK_R1		"%bx"
-#define TPK_R2		"%cx"
-#define TPK_R3		"%dx"
-#define TPK_R4		"%si"
-#define TPK_R5		"%di"
-#define TPK_R6		"%bp"
-#define TPK_SP		"%sp"
-#define TPK_PC		"%ip"
-#define TPK_R0_OFF	offsetof(struct pt_regs, ax)
-#define TPK_R1_OFF	offsetof(struct pt_regs, bx)
-#define TPK_R2_OFF	offsetof(struct pt_regs, cx)
-#define TPK_R3_OFF	offsetof(struct pt_regs, dx)
-#define TPK_R4_OFF	offsetof(struct pt_regs, si)
-#define TPK_R5_OFF	offsetof(struct pt_regs, di)
-#define TPK_R6_OFF	offsetof(struct pt_regs, bp)
-#define TPK_SP_OFF	offsetof(struct pt_regs, sp)
-#define TPK_PC_OFF	offsetof(struct pt_regs, ip)
+#define TPK_R0		TRACE_KUNIT_REG0
+#define TPK_R1		TRACE_KUNIT_REG1
+#define TPK_R2		TRACE_KUNIT_REG2
+#define TPK_R3		TRACE_KUNIT_REG3
+#define TPK_R4		TRACE_KUNIT_REG4
+#define TPK_R5		TRACE_KUNIT_REG5
+#define TPK_R6		TRACE_KUNIT_REG6
+#define TPK_SP		TRACE_KUNIT_REG_SP
+#define TPK_PC		TRACE_KUNIT_REG_PC
+#define TPK_R0_OFF	TRACE_KUNIT_REG0_OFFSET
+#define TPK_R1_OFF	TRACE_KUNIT_REG1_OFFSET
+#define TPK_R2_OFF	TRACE_KUNIT_REG2_OFFSET
+#define TPK_R3_OFF	TRACE_KUNIT_REG3_OFFSET
+#define TPK_R4_OFF	TRACE_KUNIT_REG4_OFFSET
+#define TPK_R5_OFF	TRACE_KUNIT_REG5_OFFSET
+#define TPK_R6_OFF	TRACE_KUNIT_REG6_OFFSET
+#define TPK_SP_OFF	TRACE_KUNIT_REG_SP_OFFSET
+#define TPK_PC_OFF	TRACE_KUNIT_REG_PC_OFFSET
 /* A kernel frame whose first three function arguments are @a, @b, @c. */
-#define TPK_ARG_REGS(a, b, c)	{ .di = (a), .si = (b), .dx = (c) }
-#elif defined(CONFIG_ARM64)
-#define TPK_R0		"%x0"
-#define TPK_R1		"%x1"
-#define TPK_R2		"%x2"
-#define TPK_R3		"%x3"
-#define TPK_R4		"%x4"
-#define TPK_R5		"%x5"
-#define TPK_R6		"%x6"
-#define TPK_SP		"%sp"
-#define TPK_PC		"%pc"
-#define TPK_R0_OFF	offsetof(struct pt_regs, regs[0])
-#define TPK_R1_OFF	offsetof(struct pt_regs, regs[1])
-#define TPK_R2_OFF	offsetof(struct pt_regs, regs[2])
-#define TPK_R3_OFF	offsetof(struct pt_regs, regs[3])
-#define TPK_R4_OFF	offsetof(struct pt_regs, regs[4])
-#define TPK_R5_OFF	offsetof(struct pt_regs, regs[5])
-#define TPK_R6_OFF	offsetof(struct pt_regs, regs[6])
-#define TPK_SP_OFF	offsetof(struct pt_regs, sp)
-#define TPK_PC_OFF	offsetof(struct pt_regs, pc)
-#define TPK_ARG_REGS(a, b, c)	{ .regs = { (a), (b), (c) } }
-#else
-#error "trace_probe_kunit: no register table for this architecture"
-#endif
+#define TPK_ARG_REGS(a, b, c)	TRACE_KUNIT_ARG_REGS(a, b, c)
 
 /* ---- expected fetch programs ---- */
 

@@ -36,6 +36,9 @@
 #include <linux/string.h>
 #include <linux/trace.h>
 #include <linux/trace_events.h>
+#ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
+#include <asm/trace_kunit.h>
+#endif
 
 #include "trace.h"
 #include "trace_probe_internal.h"
@@ -60,15 +63,15 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define TUPK_PAD	"0x00000"
 #endif
 
-/* Two argument registers, by the names this architecture's pt_regs has */
-#if defined(CONFIG_X86)
+/*
+ * Two argument registers, by the names this architecture's pt_regs has
+ * (<asm/trace_kunit.h>); where the architecture has no such header, the
+ * cases that name registers are skipped.
+ */
+#ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
 #define TUPK_HAVE_REGS	true
-#define TUPK_REG_A	"%di"
-#define TUPK_REG_B	"%si"
-#elif defined(CONFIG_ARM64)
-#define TUPK_HAVE_REGS	true
-#define TUPK_REG_A	"%x0"
-#define TUPK_REG_B	"%x1"
+#define TUPK_REG_A	TRACE_KUNIT_ARG0_REG
+#define TUPK_REG_B	TRACE_KUNIT_ARG1_REG
 #else
 #define TUPK_HAVE_REGS	false
 #define TUPK_REG_A	"%unknown_a"
