@@ -38,7 +38,11 @@
  *  - A trace_uprobe does not change once it is on the dyn_event list,
  *    except for the fields named above.  It is freed only while its event
  *    is disabled; disabling ends in uprobe_unregister_sync(), so no handler
- *    can still run on a freed trace_uprobe.
+ *    can still run on a freed trace_uprobe.  Inside an event batch (one
+ *    write that disables many events) that wait is left pending until the
+ *    batch ends or a consumer is armed or a probe freed, whichever comes
+ *    first (uprobe_event_settle(), trace_uprobe_event.c); event_mutex is
+ *    held throughout, so nobody else sees the pending state.
  *  - Handlers read the event flags with acquire semantics and walk the
  *    event's file links under RCU.
  *  - The perf filter of an event (struct trace_uprobe_filter) is guarded by
@@ -149,6 +153,8 @@ int uretprobe_dispatcher(struct uprobe_consumer *self, unsigned long func,
 
 /* trace_uprobe_event.c: the trace event */
 struct trace_uprobe *tu_of_call(struct trace_event_call *call);
+void uprobe_event_settle(void);
+void uprobe_event_batch_init(void);
 int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter);
 void uprobe_event_setup_call(struct trace_uprobe *tu);
 
