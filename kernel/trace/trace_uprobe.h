@@ -179,6 +179,8 @@ int uprobe_dyn_create(const char *raw_command);
  * KUnit.  trace_uprobe_find() above is exported to the suite as well.
  */
 #if IS_ENABLED(CONFIG_KUNIT)
+/* trace_uprobe_event.c */
+unsigned int uprobe_event_pending(bool *sync);
 /* trace_uprobe_files.c */
 int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev);
 int uprobe_events_run(const char *cmd);

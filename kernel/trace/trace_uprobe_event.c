@@ -32,7 +32,9 @@
  * holds, so outside a batch nothing is ever pending.
  */
 #include <linux/dcache.h>
+#include <linux/export.h>
 #include <linux/uprobes.h>
+#include <kunit/visibility.h>
 
 #include "trace_uprobe.h"
 
@@ -77,6 +79,21 @@ void uprobe_event_settle(void)
 	for (; uprobe_pending.scratch_puts; uprobe_pending.scratch_puts--)
 		uprobe_scratch_put();
 }
+
+/**
+ * uprobe_event_pending - what event batches have left pending so far
+ * @sync: set to whether a uprobe_unregister_sync() is pending
+ *
+ * For the KUnit suite.  Context: event_mutex held.
+ * Return: the scratch-area references waiting to be dropped.
+ */
+VISIBLE_IF_KUNIT unsigned int uprobe_event_pending(bool *sync)
+{
+	lockdep_assert_held(&event_mutex);
+	*sync = uprobe_pending.sync;
+	return uprobe_pending.scratch_puts;
+}
+EXPORT_SYMBOL_IF_KUNIT(uprobe_event_pending);
 
 static void uprobe_event_batch_end(void)
 {

@@ -800,6 +800,84 @@ static void enabled_event_keeps_its_probes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tupk_armed("busy"), -1);
 }
 
+/* ---- disables batched by one write ---- */
+
+/*
+ * Inside an event batch a disable leaves its wait pending; arming any
+ * consumer settles it first (a consumer must never go back on a uprobe's
+ * list while a handler may still stand on its old place), and the end of
+ * the batch settles the rest before the write would return.
+ */
+static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
+{
+	static const char * const names[] = { "bat0", "bat1", "bat2" };
+	struct trace_event_file *file[ARRAY_SIZE(names)];
+	struct trace_array *tr;
+	unsigned int puts_mid, puts_rearm, puts_last, puts_end;
+	bool sync_mid, sync_rearm, sync_last, sync_end;
+	char cmd[TUPK_LINE_MAX];
+	int i, ret[3];
+
+	tupk_need_target(test);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(cmd, sizeof(cmd), "p:" TUPK_GROUP "/%s " TUPK_PATH
+			 ":0x%x", names[i], 0x10 * (i + 1));
+		KUNIT_ASSERT_EQ(test, tupk_run(cmd), 0);
+	}
+	tr = trace_array_get_by_name(TUPK_INSTANCE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	test->priv = tr;
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TUPK_GROUP, NULL,
+							true), 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		KUNIT_ASSERT_EQ(test, tupk_armed(names[i]), 1);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		file[i] = trace_get_event_file(TUPK_INSTANCE, TUPK_GROUP,
+					       names[i]);
+		if (IS_ERR(file[i]))
+			break;
+	}
+	if (i < ARRAY_SIZE(names)) {
+		KUNIT_FAIL(test, "no event file for " TUPK_GROUP "/%s",
+			   names[i]);
+		while (i--)
+			trace_put_event_file(file[i]);
+		return;
+	}
+
+	mutex_lock(&event_mutex);
+	trace_event_batch_begin();
+	ret[0] = trace_event_enable_disable(file[0], 0, 0);
+	ret[1] = trace_event_enable_disable(file[1], 0, 0);
+	puts_mid = uprobe_event_pending(&sync_mid);
+	/* enabled again inside the batch: armed at once */
+	ret[2] = trace_event_enable_disable(file[0], 1, 0);
+	puts_rearm = uprobe_event_pending(&sync_rearm);
+	trace_event_enable_disable(file[2], 0, 0);
+	puts_last = uprobe_event_pending(&sync_last);
+	trace_event_batch_end();
+	puts_end = uprobe_event_pending(&sync_end);
+	mutex_unlock(&event_mutex);
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		trace_put_event_file(file[i]);
+
+	KUNIT_EXPECT_EQ(test, ret[0], 0);
+	KUNIT_EXPECT_EQ(test, ret[1], 0);
+	KUNIT_EXPECT_EQ(test, ret[2], 0);
+	KUNIT_EXPECT_EQ(test, puts_mid, 2U);
+	KUNIT_EXPECT_TRUE(test, sync_mid);
+	KUNIT_EXPECT_EQ(test, puts_rearm, 0U);
+	KUNIT_EXPECT_FALSE(test, sync_rearm);
+	KUNIT_EXPECT_EQ(test, puts_last, 1U);
+	KUNIT_EXPECT_TRUE(test, sync_last);
+	KUNIT_EXPECT_EQ(test, puts_end, 0U);
+	KUNIT_EXPECT_FALSE(test, sync_end);
+	KUNIT_EXPECT_EQ(test, tupk_armed("bat0"), 1);
+	KUNIT_EXPECT_EQ(test, tupk_armed("bat1"), 0);
+	KUNIT_EXPECT_EQ(test, tupk_armed("bat2"), 0);
+}
+
 static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed,
 			 tupk_listing_gen_params),
@@ -811,6 +889,7 @@ static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE(entry_record_layout),
 	KUNIT_CASE(return_record_layout),
 	KUNIT_CASE(enabled_event_keeps_its_probes),
+	KUNIT_CASE(batched_disable_settles_before_rearm_and_end),
 	{}
 };
 
