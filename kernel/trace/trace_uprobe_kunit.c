@@ -816,7 +816,8 @@ static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
 	unsigned int puts_mid, puts_rearm, puts_last, puts_end;
 	bool sync_mid, sync_rearm, sync_last, sync_end;
 	char cmd[TUPK_LINE_MAX];
-	int i, ret[3];
+	unsigned int i;
+	int ret[3];
 
 	tupk_need_target(test);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
