@@ -80,20 +80,23 @@ void uprobe_event_settle(void)
 		uprobe_scratch_put();
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * uprobe_event_pending - what event batches have left pending so far
  * @sync: set to whether a uprobe_unregister_sync() is pending
  *
- * For the KUnit suite.  Context: event_mutex held.
+ * For the KUnit suite only (nothing else reads the pending state).
+ * Context: event_mutex held.
  * Return: the scratch-area references waiting to be dropped.
  */
-VISIBLE_IF_KUNIT unsigned int uprobe_event_pending(bool *sync)
+unsigned int uprobe_event_pending(bool *sync)
 {
 	lockdep_assert_held(&event_mutex);
 	*sync = uprobe_pending.sync;
 	return uprobe_pending.scratch_puts;
 }
 EXPORT_SYMBOL_IF_KUNIT(uprobe_event_pending);
+#endif
 
 static void uprobe_event_batch_end(void)
 {
