@@ -287,7 +287,8 @@ want bulk && bulk_kprobes 1000
 # takes it out), then removed by truncating uprobe_events.  Then the
 # program opens 1,000 perf events of the uprobe PMU on itself, one per
 # function, checks each counts its one hit, and closes them; it times
-# both loops itself.
+# both loops itself.  With BPF (distro config), one uprobe_multi link on
+# the same 1,000 offsets is attached and detached too (wb-kmulti umulti).
 UFUNCS=/usr/bin/wb-ufuncs
 UFUNCS_OFFS=/wb/share/wb-ufuncs.offsets
 bulk_uprobes() {
@@ -309,6 +310,10 @@ bulk_uprobes() {
 		echo "BENCH-ERROR uprobe-events-bulk: not every event was enabled"
 	timed uprobe-events-disable-$n sh -c "echo 0 > $T/events/wbubulk/enable"
 	timed uprobe-events-remove-$n sh -c "echo > $T/uprobe_events"
+	# BPF (distro config): one uprobe_multi link on the same offsets
+	if [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
+		wb-kmulti umulti $UFUNCS $UFUNCS_OFFS "$n"
+	fi
 	kill $upid
 	wait $upid 2>/dev/null
 	[ -z "$(cat $T/uprobe_events)" ] ||
