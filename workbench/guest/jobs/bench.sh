@@ -303,7 +303,16 @@ bulk_uprobes() {
 	echo > $T/uprobe_events
 	$UFUNCS pause > /tmp/ufuncs.ready &
 	upid=$!
-	while ! grep -q ready /tmp/ufuncs.ready 2>/dev/null; do sleep 0.1; done
+	i=0
+	while ! grep -q ready /tmp/ufuncs.ready 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if ! grep -q ready /tmp/ufuncs.ready; then
+		echo "BENCH-ERROR uprobe-events-bulk: wb-ufuncs did not start"
+		kill $upid 2>/dev/null
+		return
+	fi
 	timed uprobe-events-define-$n sh -c "cat $list > $T/uprobe_events"
 	timed uprobe-events-enable-$n sh -c "echo 1 > $T/events/wbubulk/enable"
 	[ "$(cat $T/events/wbubulk/enable)" = 1 ] ||
