@@ -11,8 +11,9 @@
  *				record writers, the handlers the uprobes core
  *				calls.  Calls no other file of the layer.
  *	trace_uprobe_event.c	the trace event: enable and disable (arming
- *				the probes in the uprobes core), perf open
- *				and close, fields, output.  Calls trace_uprobe.c.
+ *				the probes in the uprobes core, the waits an
+ *				event batch leaves pending), perf open and
+ *				close, fields, output.  Calls trace_uprobe.c.
  *	trace_uprobe_objects.c	struct trace_uprobe: allocation, lookup,
  *				joining an event, registration, removal.
  *				Calls trace_uprobe_event.c and trace_uprobe.c.
@@ -20,7 +21,8 @@
  *				Calls trace_uprobe_objects.c and trace_uprobe.c.
  *	trace_uprobe_files.c	dyn_event callbacks, uprobe_events and
  *				uprobe_profile, the initcall.  Calls
- *				trace_uprobe_parse.c and trace_uprobe_objects.c.
+ *				trace_uprobe_parse.c, trace_uprobe_objects.c
+ *				and (the initcall) trace_uprobe_event.c.
  *	trace_uprobe_perf.c	perf's uprobe PMU local probes and the BPF
  *				query.  Calls trace_uprobe_parse.c,
  *				trace_uprobe_objects.c and trace_uprobe_event.c.
