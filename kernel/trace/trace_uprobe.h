@@ -11,8 +11,9 @@
  *				record writers, the handlers the uprobes core
  *				calls.  Calls no other file of the layer.
  *	trace_uprobe_event.c	the trace event: enable and disable (arming
- *				the probes in the uprobes core), perf open
- *				and close, fields, output.  Calls trace_uprobe.c.
+ *				the probes in the uprobes core, the waits an
+ *				event batch leaves pending), perf open and
+ *				close, fields, output.  Calls trace_uprobe.c.
  *	trace_uprobe_objects.c	struct trace_uprobe: allocation, lookup,
  *				joining an event, registration, removal.
  *				Calls trace_uprobe_event.c and trace_uprobe.c.
@@ -20,7 +21,8 @@
  *				Calls trace_uprobe_objects.c and trace_uprobe.c.
  *	trace_uprobe_files.c	dyn_event callbacks, uprobe_events and
  *				uprobe_profile, the initcall.  Calls
- *				trace_uprobe_parse.c and trace_uprobe_objects.c.
+ *				trace_uprobe_parse.c, trace_uprobe_objects.c
+ *				and (the initcall) trace_uprobe_event.c.
  *	trace_uprobe_perf.c	perf's uprobe PMU local probes and the BPF
  *				query.  Calls trace_uprobe_parse.c,
  *				trace_uprobe_objects.c and trace_uprobe_event.c.
@@ -38,7 +40,11 @@
  *  - A trace_uprobe does not change once it is on the dyn_event list,
  *    except for the fields named above.  It is freed only while its event
  *    is disabled; disabling ends in uprobe_unregister_sync(), so no handler
- *    can still run on a freed trace_uprobe.
+ *    can still run on a freed trace_uprobe.  Inside an event batch (one
+ *    write that disables many events) that wait is left pending until the
+ *    batch ends or a consumer is armed or a probe freed, whichever comes
+ *    first (uprobe_event_settle(), trace_uprobe_event.c); event_mutex is
+ *    held throughout, so nobody else sees the pending state.
  *  - Handlers read the event flags with acquire semantics and walk the
  *    event's file links under RCU.
  *  - The perf filter of an event (struct trace_uprobe_filter) is guarded by
@@ -149,6 +155,8 @@ int uretprobe_dispatcher(struct uprobe_consumer *self, unsigned long func,
 
 /* trace_uprobe_event.c: the trace event */
 struct trace_uprobe *tu_of_call(struct trace_event_call *call);
+void uprobe_event_settle(void);
+void uprobe_event_batch_init(void);
 int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter);
 void uprobe_event_setup_call(struct trace_uprobe *tu);
 
@@ -173,6 +181,8 @@ int uprobe_dyn_create(const char *raw_command);
  * KUnit.  trace_uprobe_find() above is exported to the suite as well.
  */
 #if IS_ENABLED(CONFIG_KUNIT)
+/* trace_uprobe_event.c */
+unsigned int uprobe_event_pending(bool *sync);
 /* trace_uprobe_files.c */
 int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev);
 int uprobe_events_run(const char *cmd);

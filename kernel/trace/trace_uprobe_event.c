@@ -13,9 +13,28 @@
  * both at once.  Disarming ends in uprobe_unregister_sync(), after which
  * no handler runs on the event's probes; the scratch areas are released
  * only then.  See trace_uprobe.h for the layer's other rules.
+ *
+ * Batched disables.  When one write disables many events (an "enable"
+ * file, set_event), the event core brackets its loop with
+ * trace_event_batch_begin() and _end().  Inside such a batch a disable
+ * unregisters its consumers without waiting and leaves two things
+ * pending: the uprobe_unregister_sync() and the scratch-area references
+ * the disabled events held.  uprobe_event_settle() does both, in that
+ * order, and runs
+ *  - at the end of the batch (the core's ->end() callback), before the
+ *    write returns, so a write that returns has no handler of an event it
+ *    disabled still running, as if each had been disabled alone;
+ *  - before any consumer is registered again (trace_uprobe_arm()): a
+ *    consumer put back on a uprobe's list while a handler may still walk
+ *    its old place would send that walker along the new list;
+ *  - before a trace_uprobe is freed (trace_uprobe_unregister()).
+ * The pending state is guarded by event_mutex, which the whole batch
+ * holds, so outside a batch nothing is ever pending.
  */
 #include <linux/dcache.h>
+#include <linux/export.h>
 #include <linux/uprobes.h>
+#include <kunit/visibility.h>
 
 #include "trace_uprobe.h"
 
@@ -31,11 +50,79 @@ struct trace_uprobe *tu_of_call(struct trace_event_call *call)
 
 /* ---- Arming probes in the uprobes core; enable and disable ---- */
 
+/*
+ * What disables inside an event batch left for its end (event_mutex).
+ * @sync: a consumer was unregistered without uprobe_unregister_sync().
+ * @scratch_puts: scratch-area references to drop once that wait is done.
+ */
+static struct {
+	bool		sync;
+	unsigned int	scratch_puts;
+} uprobe_pending;
+
+/**
+ * uprobe_event_settle - finish the detaches an event batch left pending
+ *
+ * Waits for the handlers of every consumer unregistered without a wait,
+ * then drops the scratch-area references their events held.  Does nothing
+ * when nothing is pending.
+ *
+ * Context: event_mutex held; may sleep.
+ */
+void uprobe_event_settle(void)
+{
+	lockdep_assert_held(&event_mutex);
+	if (uprobe_pending.sync) {
+		uprobe_unregister_sync();
+		uprobe_pending.sync = false;
+	}
+	for (; uprobe_pending.scratch_puts; uprobe_pending.scratch_puts--)
+		uprobe_scratch_put();
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * uprobe_event_pending - what event batches have left pending so far
+ * @sync: set to whether a uprobe_unregister_sync() is pending
+ *
+ * For the KUnit suite only (nothing else reads the pending state).
+ * Context: event_mutex held.
+ * Return: the scratch-area references waiting to be dropped.
+ */
+unsigned int uprobe_event_pending(bool *sync)
+{
+	lockdep_assert_held(&event_mutex);
+	*sync = uprobe_pending.sync;
+	return uprobe_pending.scratch_puts;
+}
+EXPORT_SYMBOL_IF_KUNIT(uprobe_event_pending);
+#endif
+
+static void uprobe_event_batch_end(void)
+{
+	uprobe_event_settle();
+}
+
+static struct trace_event_batch_ops uprobe_batch_ops = {
+	.end	= uprobe_event_batch_end,
+};
+
+/* Called once, by the layer's initcall. */
+void uprobe_event_batch_init(void)
+{
+	trace_event_batch_register(&uprobe_batch_ops);
+}
+
+/*
+ * Register @tu's consumer.  Called with event_mutex held; settles first,
+ * as the consumer may have been unregistered in this batch.
+ */
 int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter)
 {
 	struct inode *inode = d_real_inode(tu->path.dentry);
 	struct uprobe *uprobe;
 
+	uprobe_event_settle();
 	tu->consumer.filter = filter;
 	uprobe = uprobe_register(inode, tu->offset, tu->ref_ctr_offset,
 				 &tu->consumer);
@@ -57,19 +144,31 @@ static bool trace_uprobe_disarm_nosync(struct trace_uprobe *tu)
 	return true;
 }
 
-/* Detach every armed probe of the event, then wait for their handlers. */
-static void uprobe_event_disarm(struct trace_probe *tp)
+/*
+ * Detach every armed probe of the event and give back the event's
+ * scratch-area reference.  Alone, one wait covers all its probes and the
+ * reference goes after it; inside an event batch both are left to
+ * uprobe_event_settle().
+ */
+static void uprobe_event_disarm_put(struct trace_probe *tp)
 {
 	struct trace_uprobe *tu;
-	int detached = 0;
+	bool detached = false;
 
 	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list)
-		detached += trace_uprobe_disarm_nosync(tu);
-	/* One wait covers all of them. */
+		detached |= trace_uprobe_disarm_nosync(tu);
+
+	if (trace_event_batching()) {
+		uprobe_pending.sync |= detached;
+		uprobe_pending.scratch_puts++;
+		return;
+	}
 	if (detached)
 		uprobe_unregister_sync();
+	uprobe_scratch_put();
 }
 
+/* Arm every probe of the event; stops at the first failure. */
 static int uprobe_event_arm(struct trace_probe *tp)
 {
 	uprobe_filter_fn filter = uprobe_event_filter(tp);
@@ -81,8 +180,6 @@ static int uprobe_event_arm(struct trace_probe *tp)
 		if (ret)
 			break;
 	}
-	if (ret)
-		uprobe_event_disarm(tp);
 	return ret;
 }
 
@@ -132,13 +229,16 @@ static int uprobe_event_enable(struct trace_event_call *call,
 		return 0;
 
 	ret = uprobe_scratch_get();
-	if (!ret) {
-		ret = uprobe_event_arm(tp);
-		if (ret)
-			uprobe_scratch_put();
-	}
-	if (ret)
+	if (ret) {
 		uprobe_event_unclaim(tp, file);
+		return ret;
+	}
+	ret = uprobe_event_arm(tp);
+	if (ret) {
+		/* The probes armed so far may already have fired. */
+		uprobe_event_unclaim(tp, file);
+		uprobe_event_disarm_put(tp);
+	}
 	return ret;
 }
 
@@ -160,8 +260,7 @@ static void uprobe_event_disable(struct trace_event_call *call,
 		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
 	}
 
-	uprobe_event_disarm(tp);
-	uprobe_scratch_put();
+	uprobe_event_disarm_put(tp);
 }
 
 /* Install (@add) or drop breakpoints as the perf filter now says. */

@@ -218,6 +218,7 @@ static __init int init_uprobe_trace(void)
 
 	if (ret)
 		return ret;
+	uprobe_event_batch_init();
 	if (tracing_init_dentry())
 		return 0;
 

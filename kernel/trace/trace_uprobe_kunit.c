@@ -803,6 +803,161 @@ static void enabled_event_keeps_its_probes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tupk_armed("busy"), -1);
 }
 
+/* ---- disables batched by one write ---- */
+
+/*
+ * Inside an event batch a disable leaves its wait pending; arming any
+ * consumer settles it first (a consumer must never go back on a uprobe's
+ * list while a handler may still stand on its old place), and the end of
+ * the batch settles the rest before the write would return.
+ */
+static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
+{
+	static const char * const names[] = { "bat0", "bat1", "bat2" };
+	struct trace_event_file *file[ARRAY_SIZE(names)];
+	struct trace_array *tr;
+	unsigned int puts_mid, puts_rearm, puts_last, puts_end;
+	bool sync_mid, sync_rearm, sync_last, sync_end;
+	char cmd[TUPK_LINE_MAX];
+	unsigned int i;
+	int ret[3];
+
+	tupk_need_target(test);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(cmd, sizeof(cmd), "p:" TUPK_GROUP "/%s " TUPK_PATH
+			 ":0x%x", names[i], 0x10 * (i + 1));
+		KUNIT_ASSERT_EQ(test, tupk_run(cmd), 0);
+	}
+	tr = trace_array_get_by_name(TUPK_INSTANCE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	test->priv = tr;
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TUPK_GROUP, NULL,
+							true), 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		KUNIT_ASSERT_EQ(test, tupk_armed(names[i]), 1);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		file[i] = trace_get_event_file(TUPK_INSTANCE, TUPK_GROUP,
+					       names[i]);
+		if (IS_ERR(file[i]))
+			break;
+	}
+	if (i < ARRAY_SIZE(names)) {
+		KUNIT_FAIL(test, "no event file for " TUPK_GROUP "/%s",
+			   names[i]);
+		while (i--)
+			trace_put_event_file(file[i]);
+		return;
+	}
+
+	mutex_lock(&event_mutex);
+	trace_event_batch_begin();
+	ret[0] = trace_event_enable_disable(file[0], 0, 0);
+	ret[1] = trace_event_enable_disable(file[1], 0, 0);
+	puts_mid = uprobe_event_pending(&sync_mid);
+	/* enabled again inside the batch: armed at once */
+	ret[2] = trace_event_enable_disable(file[0], 1, 0);
+	puts_rearm = uprobe_event_pending(&sync_rearm);
+	trace_event_enable_disable(file[2], 0, 0);
+	puts_last = uprobe_event_pending(&sync_last);
+	trace_event_batch_end();
+	puts_end = uprobe_event_pending(&sync_end);
+	mutex_unlock(&event_mutex);
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		trace_put_event_file(file[i]);
+
+	KUNIT_EXPECT_EQ(test, ret[0], 0);
+	KUNIT_EXPECT_EQ(test, ret[1], 0);
+	KUNIT_EXPECT_EQ(test, ret[2], 0);
+	KUNIT_EXPECT_EQ(test, puts_mid, 2U);
+	KUNIT_EXPECT_TRUE(test, sync_mid);
+	KUNIT_EXPECT_EQ(test, puts_rearm, 0U);
+	KUNIT_EXPECT_FALSE(test, sync_rearm);
+	KUNIT_EXPECT_EQ(test, puts_last, 1U);
+	KUNIT_EXPECT_TRUE(test, sync_last);
+	KUNIT_EXPECT_EQ(test, puts_end, 0U);
+	KUNIT_EXPECT_FALSE(test, sync_end);
+	KUNIT_EXPECT_EQ(test, tupk_armed("bat0"), 1);
+	KUNIT_EXPECT_EQ(test, tupk_armed("bat1"), 0);
+	KUNIT_EXPECT_EQ(test, tupk_armed("bat2"), 0);
+}
+
+/*
+ * An enable that fails inside a batch (the uprobes core refuses a
+ * reference counter at an odd offset) gives back its scratch reference
+ * through the batch like a disable, holds no claim on its event (it can
+ * be removed), and the next enable settles it.
+ */
+static void failed_enable_in_batch_gives_back_its_share(struct kunit *test)
+{
+	static const char * const defs[] = {
+		"p:" TUPK_GROUP "/fa0 " TUPK_PATH ":0x10",
+		"p:" TUPK_GROUP "/fbad " TUPK_PATH ":0x40(0x21)",
+		"p:" TUPK_GROUP "/fa1 " TUPK_PATH ":0x20",
+	};
+	static const char * const names[] = { "fa0", "fbad", "fa1" };
+	struct trace_event_file *file[ARRAY_SIZE(names)];
+	unsigned int puts_bad, puts_next, puts_off, puts_end, i;
+	bool sync_bad, sync_next, sync_off, sync_end;
+	struct trace_array *tr;
+	int ret[4];
+
+	tupk_need_target(test);
+	for (i = 0; i < ARRAY_SIZE(defs); i++)
+		KUNIT_ASSERT_EQ(test, tupk_run(defs[i]), 0);
+	tr = trace_array_get_by_name(TUPK_INSTANCE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	test->priv = tr;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		file[i] = trace_get_event_file(TUPK_INSTANCE, TUPK_GROUP,
+					       names[i]);
+		if (IS_ERR(file[i]))
+			break;
+	}
+	if (i < ARRAY_SIZE(names)) {
+		KUNIT_FAIL(test, "no event file for " TUPK_GROUP "/%s",
+			   names[i]);
+		while (i--)
+			trace_put_event_file(file[i]);
+		return;
+	}
+
+	mutex_lock(&event_mutex);
+	trace_event_batch_begin();
+	ret[0] = trace_event_enable_disable(file[0], 1, 0);
+	ret[1] = trace_event_enable_disable(file[1], 1, 0);
+	puts_bad = uprobe_event_pending(&sync_bad);
+	ret[2] = trace_event_enable_disable(file[2], 1, 0);
+	puts_next = uprobe_event_pending(&sync_next);
+	ret[3] = trace_event_enable_disable(file[0], 0, 0);
+	puts_off = uprobe_event_pending(&sync_off);
+	trace_event_batch_end();
+	puts_end = uprobe_event_pending(&sync_end);
+	mutex_unlock(&event_mutex);
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		trace_put_event_file(file[i]);
+
+	KUNIT_EXPECT_EQ(test, ret[0], 0);
+	KUNIT_EXPECT_EQ(test, ret[1], -EINVAL);
+	KUNIT_EXPECT_EQ(test, ret[2], 0);
+	KUNIT_EXPECT_EQ(test, ret[3], 0);
+	/* nothing of fbad was registered, so there is nothing to wait for */
+	KUNIT_EXPECT_EQ(test, puts_bad, 1U);
+	KUNIT_EXPECT_FALSE(test, sync_bad);
+	KUNIT_EXPECT_EQ(test, puts_next, 0U);
+	KUNIT_EXPECT_FALSE(test, sync_next);
+	KUNIT_EXPECT_EQ(test, puts_off, 1U);
+	KUNIT_EXPECT_TRUE(test, sync_off);
+	KUNIT_EXPECT_EQ(test, puts_end, 0U);
+	KUNIT_EXPECT_FALSE(test, sync_end);
+	KUNIT_EXPECT_EQ(test, tupk_armed("fa0"), 0);
+	KUNIT_EXPECT_EQ(test, tupk_armed("fbad"), 0);
+	KUNIT_EXPECT_EQ(test, tupk_armed("fa1"), 1);
+	/* no claim left behind: the failed event goes */
+	KUNIT_EXPECT_EQ(test, tupk_run("-:" TUPK_GROUP "/fbad"), 0);
+}
+
 static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed,
 			 tupk_listing_gen_params),
@@ -814,6 +969,8 @@ static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE(entry_record_layout),
 	KUNIT_CASE(return_record_layout),
 	KUNIT_CASE(enabled_event_keeps_its_probes),
+	KUNIT_CASE(batched_disable_settles_before_rearm_and_end),
+	KUNIT_CASE(failed_enable_in_batch_gives_back_its_share),
 	{}
 };
 

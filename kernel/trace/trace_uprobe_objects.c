@@ -235,6 +235,8 @@ int trace_uprobe_unregister(struct trace_uprobe *tu)
 	/* An enabled probe may be inside its handlers right now. */
 	if (trace_probe_is_enabled(tp))
 		return -EBUSY;
+	/* So may a disabled one whose wait an event batch left pending. */
+	uprobe_event_settle();
 
 	if (!trace_probe_has_sibling(tp)) {
 		/* The last probe takes its event along. */

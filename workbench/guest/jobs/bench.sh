@@ -8,7 +8,7 @@
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
 # "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
-# uprobe, events, bulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
+# uprobe, events, bulk, ubulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
 ONLY=${1:-}
 want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 
@@ -280,6 +280,68 @@ bulk_kprobes() {
 		echo "BENCH-ERROR kprobe-events-bulk: events left after removal"
 }
 want bulk && bulk_kprobes 1000
+# Uprobes in bulk (group bulk, or ubulk alone): 1,000 uprobe events on the
+# distinct functions of wb-ufuncs, defined in one write, enabled and
+# disabled through their group while the program sleeps with the file
+# mapped (so each enable writes a breakpoint into its mm and each disable
+# takes it out), then removed by truncating uprobe_events.  Then the
+# program opens 1,000 perf events of the uprobe PMU on itself, one per
+# function, checks each counts its one hit, and closes them; it times
+# both loops itself.  With BPF (distro config), one uprobe_multi link on
+# the same 1,000 offsets is attached and detached too (wb-kmulti umulti).
+UFUNCS=/usr/bin/wb-ufuncs
+UFUNCS_OFFS=/wb/share/wb-ufuncs.offsets
+bulk_uprobes() {
+	n=$1 list=/tmp/bulk-uprobes.def
+	awk -v n="$n" -v p="$UFUNCS" 'NR <= n {
+		printf "p:wbubulk/u%d %s:%s\n", NR - 1, p, $2 }' \
+		$UFUNCS_OFFS > $list 2>/dev/null
+	if [ ! -x $UFUNCS ] || [ "$(grep -c . $list)" != "$n" ]; then
+		echo "BENCH-ERROR uprobe-events-bulk: no wb-ufuncs or fewer than $n offsets"
+		return
+	fi
+	echo > $T/uprobe_events
+	$UFUNCS pause > /tmp/ufuncs.ready &
+	upid=$!
+	i=0
+	while ! grep -q ready /tmp/ufuncs.ready 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if ! grep -q ready /tmp/ufuncs.ready; then
+		echo "BENCH-ERROR uprobe-events-bulk: wb-ufuncs did not start"
+		kill $upid 2>/dev/null
+		return
+	fi
+	timed uprobe-events-define-$n sh -c "cat $list > $T/uprobe_events"
+	timed uprobe-events-enable-$n sh -c "echo 1 > $T/events/wbubulk/enable"
+	[ "$(cat $T/events/wbubulk/enable)" = 1 ] ||
+		echo "BENCH-ERROR uprobe-events-bulk: not every event was enabled"
+	timed uprobe-events-disable-$n sh -c "echo 0 > $T/events/wbubulk/enable"
+	timed uprobe-events-remove-$n sh -c "echo > $T/uprobe_events"
+	# BPF (distro config): one uprobe_multi link on the same offsets
+	if [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
+		wb-kmulti umulti $UFUNCS $UFUNCS_OFFS "$n"
+	fi
+	kill $upid
+	wait $upid 2>/dev/null
+	[ -z "$(cat $T/uprobe_events)" ] ||
+		echo "BENCH-ERROR uprobe-events-bulk: events left after removal"
+	echo > $T/trace
+
+	[ -e /sys/bus/event_source/devices/uprobe/type ] || {
+		echo "BENCH-ERROR perf-uprobe-bulk: no uprobe PMU"
+		return
+	}
+	set -- $($UFUNCS perf $UFUNCS_OFFS "$n")
+	if [ "$1" != open ] || [ "$3" != close ]; then
+		echo "BENCH-ERROR perf-uprobe-bulk: wb-ufuncs perf failed"
+		return
+	fi
+	echo "BENCH perf-uprobe-open-$n $2 us"
+	echo "BENCH perf-uprobe-close-$n $4 us"
+}
+{ want bulk || want ubulk; } && bulk_uprobes 1000
 # BPF kprobe_multi links (configs with BPF, e.g. distro): one link on every
 # function attached and detached, and the cost of a hit on getpgid().
 if want kmulti && [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then

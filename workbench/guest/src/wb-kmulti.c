@@ -13,6 +13,11 @@
  *                            cost of a hit
  *   wb-kmulti spin S [ret]   the same link, then getpgid() in a loop for S
  *                            seconds (workbench/itrace.py steps one call)
+ *   wb-kmulti umulti PATH OFFS N
+ *                            attach one uprobe_multi link to the first N
+ *                            offsets of the file OFFS ("NAME 0xOFFSET"
+ *                            lines) in PATH, and detach it; prints the
+ *                            times as umulti-{attach,detach}-N
  *   wb-kmulti info           check the order of a link's addresses in link
  *                            info, as 6.12 gives it: a link by names
  *                            without cookies lists them in the names'
@@ -47,7 +52,7 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static int load_prog(void)
+static int load_prog_as(int attach_type)
 {
 	/* r0 = 0; exit */
 	struct bpf_insn insns[] = {
@@ -60,7 +65,7 @@ static int load_prog(void)
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.expected_attach_type = attach_type;
 	a.insns = (uintptr_t)insns;
 	a.insn_cnt = 2;
 	a.license = (uintptr_t)"GPL";
@@ -71,6 +76,11 @@ static int load_prog(void)
 	if (fd < 0)
 		printf("BENCH-ERROR kmulti: prog load: %s %s\n", strerror(errno), log);
 	return fd;
+}
+
+static int load_prog(void)
+{
+	return load_prog_as(BPF_TRACE_KPROBE_MULTI);
 }
 
 static int attach(int prog, const char **syms, unsigned int n, int ret)
@@ -323,6 +333,59 @@ static int check_info(int prog)
 	return bad ? 1 : 0;
 }
 
+/* One uprobe_multi link on the first @n offsets listed in @offs_path. */
+static int bench_umulti(const char *path, const char *offs_path, long n)
+{
+	unsigned long long *offs;
+	char name[128];
+	union bpf_attr a;
+	uint64_t t0, t1, t2;
+	int prog, link;
+	FILE *f;
+	long i;
+
+	if (n <= 0)
+		return 2;
+	prog = load_prog_as(BPF_TRACE_UPROBE_MULTI);
+	if (prog < 0)
+		return 1;
+	offs = calloc(n, sizeof(*offs));
+	f = fopen(offs_path, "r");
+	if (!offs || !f) {
+		printf("BENCH-ERROR umulti: %s: %s\n", offs_path, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (fscanf(f, "%127s %llx", name, &offs[i]) != 2) {
+			printf("BENCH-ERROR umulti: only %ld offsets\n", i);
+			return 1;
+		}
+	}
+	fclose(f);
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_UPROBE_MULTI;
+	a.link_create.uprobe_multi.path = (uintptr_t)path;
+	a.link_create.uprobe_multi.offsets = (uintptr_t)offs;
+	a.link_create.uprobe_multi.cnt = n;
+	t0 = now_ns();
+	link = bpf(BPF_LINK_CREATE, &a);
+	t1 = now_ns();
+	if (link < 0) {
+		printf("BENCH-ERROR umulti: link create (%ld offsets): %s\n",
+		       n, strerror(errno));
+		return 1;
+	}
+	close(link);
+	t2 = now_ns();
+	printf("BENCH umulti-attach-%ld %llu us\n", n,
+	       (unsigned long long)(t1 - t0) / 1000);
+	printf("BENCH umulti-detach-%ld %llu us\n", n,
+	       (unsigned long long)(t2 - t1) / 1000);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int prog;
@@ -330,6 +393,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2)
 		return 2;
+	if (!strcmp(argv[1], "umulti") && argc > 4)
+		return bench_umulti(argv[2], argv[3], atol(argv[4]));
 	prog = load_prog();
 	if (prog < 0)
 		return 1;
