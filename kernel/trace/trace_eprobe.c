@@ -346,7 +346,7 @@ static struct eprobe_hook *eprobe_hook_new(struct trace_eprobe *ep,
 		}
 	}
 
-	hook = kzalloc(sizeof(*hook), GFP_KERNEL);
+	hook = kzalloc(sizeof(*hook), GFP_KERNEL_ACCOUNT);
 	if (!hook) {
 		free_event_filter(filter);
 		return ERR_PTR(-ENOMEM);
@@ -590,7 +590,7 @@ static struct trace_eprobe *eprobe_new(struct eprobe_spec *spec)
 		return ERR_PTR(-ENODEV);
 	}
 
-	ep = kzalloc(struct_size(ep, tp.args, spec->nargs), GFP_KERNEL);
+	ep = kzalloc(struct_size(ep, tp.args, spec->nargs), GFP_KERNEL_ACCOUNT);
 	if (!ep) {
 		trace_event_put_ref(target);
 		return ERR_PTR(-ENOMEM);
@@ -691,7 +691,7 @@ static int eprobe_set_filter(struct trace_eprobe *ep, const char **words,
 
 	for (i = 0; i < count; i++)
 		size += strlen(words[i]) + 1;
-	text = kmalloc(size, GFP_KERNEL);
+	text = kmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!text)
 		return -ENOMEM;
 	end = text;

@@ -533,11 +533,11 @@ struct trace_fprobe *tfp_new(struct tfp_spec *spec, int nargs)
 	struct trace_fprobe *tf;
 	int ret;
 
-	tf = kzalloc(struct_size(tf, tp.args, nargs), GFP_KERNEL);
+	tf = kzalloc(struct_size(tf, tp.args, nargs), GFP_KERNEL_ACCOUNT);
 	if (!tf)
 		return ERR_PTR(-ENOMEM);
 
-	tf->where = kstrdup(spec->where, GFP_KERNEL);
+	tf->where = kstrdup(spec->where, GFP_KERNEL_ACCOUNT);
 	if (!tf->where) {
 		kfree(tf);
 		return ERR_PTR(-ENOMEM);

@@ -248,7 +248,7 @@ static int tfp_parse_where(int argc, const char **argv, struct tfp_spec *spec)
 		spec->site = TFP_FUNC_EXIT;
 	}
 
-	spec->where = kmemdup_nul(word, len, GFP_KERNEL);
+	spec->where = kmemdup_nul(word, len, GFP_KERNEL_ACCOUNT);
 	return spec->where ? 0 : -ENOMEM;
 }
 
@@ -437,7 +437,7 @@ static int tfp_create_argv(int argc, const char **argv)
 	if (argc < 2 || (argv[0][0] != 'f' && argv[0][0] != 't'))
 		return -ECANCELED;
 
-	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
+	spec = kzalloc(sizeof(*spec), GFP_KERNEL_ACCOUNT);
 	if (!spec)
 		return -ENOMEM;
 	if (argv[0][0] == 't') {

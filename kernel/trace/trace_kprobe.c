@@ -647,7 +647,7 @@ struct trace_kprobe *tk_alloc(const char *group, const char *event,
 	struct trace_kprobe *tk;
 	int ret;
 
-	tk = kzalloc(struct_size(tk, tp.args, nargs), GFP_KERNEL);
+	tk = kzalloc(struct_size(tk, tp.args, nargs), GFP_KERNEL_ACCOUNT);
 	if (!tk)
 		return ERR_PTR(-ENOMEM);
 
@@ -660,7 +660,7 @@ struct trace_kprobe *tk_alloc(const char *group, const char *event,
 
 	tk->nhit = alloc_percpu(unsigned long);
 	if (symbol)
-		tk->symbol = kstrdup(symbol, GFP_KERNEL);
+		tk->symbol = kstrdup(symbol, GFP_KERNEL_ACCOUNT);
 	if (!tk->nhit || (symbol && !tk->symbol)) {
 		tk_free(tk);
 		return ERR_PTR(-ENOMEM);

@@ -90,7 +90,7 @@ static int tk_parse_symbol(const char *word, struct tk_head *h)
 	char *suffix;
 	int ret;
 
-	h->symbol = kstrdup(word, GFP_KERNEL);
+	h->symbol = kstrdup(word, GFP_KERNEL_ACCOUNT);
 	if (!h->symbol)
 		return -ENOMEM;
 

@@ -44,7 +44,7 @@ tprobe_event_alloc(const char *event, const char *group, bool with_filter)
 
 	if (with_filter)
 		size += sizeof(tpe->filter[0]);
-	tpe = kzalloc(size, GFP_KERNEL);
+	tpe = kzalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!tpe)
 		return NULL;
 
@@ -52,8 +52,8 @@ tprobe_event_alloc(const char *event, const char *group, bool with_filter)
 	INIT_LIST_HEAD(&tpe->probes);
 	INIT_LIST_HEAD(&tpe->class.fields);
 	tpe->call.class = &tpe->class;
-	tpe->call.name = kstrdup(event, GFP_KERNEL);
-	tpe->class.system = kstrdup(group, GFP_KERNEL);
+	tpe->call.name = kstrdup(event, GFP_KERNEL_ACCOUNT);
+	tpe->class.system = kstrdup(group, GFP_KERNEL_ACCOUNT);
 	if (!tpe->call.name || !tpe->class.system) {
 		tprobe_event_free(tpe);
 		return NULL;
@@ -214,7 +214,7 @@ int trace_probe_register_event_call(struct trace_probe *tp)
  */
 int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file)
 {
-	struct event_file_link *link = kmalloc(sizeof(*link), GFP_KERNEL);
+	struct event_file_link *link = kmalloc(sizeof(*link), GFP_KERNEL_ACCOUNT);
 
 	if (unlikely(!link))
 		return -ENOMEM;
@@ -410,7 +410,7 @@ int trace_probe_create(const char *raw_command,
 	int argc = 0;
 	int ret = 0;
 
-	argv = argv_split(GFP_KERNEL, raw_command, &argc);
+	argv = argv_split(GFP_KERNEL_ACCOUNT, raw_command, &argc);
 	if (!argv)
 		return -ENOMEM;
 

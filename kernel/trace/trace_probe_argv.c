@@ -97,7 +97,7 @@ static const char **tpp_expand_btf_args(int argc, const char *argv[],
 		trace_probe_log_set_index(wildcard + 2);
 		return ERR_PTR(tpp_fail(0, TP_ERR_ARGS_2LONG, -E2BIG));
 	}
-	out = kcalloc(max(total, 1), sizeof(*out), GFP_KERNEL);
+	out = kcalloc(max(total, 1), sizeof(*out), GFP_KERNEL_ACCOUNT);
 	if (!out)
 		return ERR_PTR(-ENOMEM);
 
@@ -259,7 +259,7 @@ int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf)
 		if (!glob_match("*:%p[dD]", argv[i]))
 			continue;
 		if (!out)
-			out = kmalloc(MAX_DENTRY_ARGS_LEN, GFP_KERNEL);
+			out = kmalloc(MAX_DENTRY_ARGS_LEN, GFP_KERNEL_ACCOUNT);
 		len = out ? tpp_print_dentry_arg(out + used,
 						 MAX_DENTRY_ARGS_LEN - used,
 						 argv[i]) : -ENOMEM;

@@ -168,7 +168,7 @@ int tprobe_btf_member(const struct traceprobe_parse_context *ctx,
 	u32 anon = 0;
 	char *buf;
 
-	buf = kmemdup_nul(name, len, GFP_KERNEL);
+	buf = kmemdup_nul(name, len, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 	member = btf_find_struct_member(ctx->btf, t, buf, &anon, &container);

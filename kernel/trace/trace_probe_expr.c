@@ -119,8 +119,8 @@ static int tpp_entry_arg_alloc(struct trace_probe *tp)
 	struct probe_entry_arg *earg;
 	struct fetch_insn *code;
 
-	code = kmalloc_array(slots, sizeof(*code), GFP_KERNEL);
-	earg = kzalloc(sizeof(*earg), GFP_KERNEL);
+	code = kmalloc_array(slots, sizeof(*code), GFP_KERNEL_ACCOUNT);
+	earg = kzalloc(sizeof(*earg), GFP_KERNEL_ACCOUNT);
 	if (!code || !earg) {
 		kfree(code);
 		kfree(earg);
@@ -591,7 +591,7 @@ static int tpp_symbol(struct tpp_compiler *c, const char *s, int pos)
 
 	/* Keep "SYM[+-OFFS]"; traceprobe_update_arg() fills the address in. */
 	insn = tpp_load(c, FETCH_NOP_SYMBOL);
-	insn->data = kstrdup(s, GFP_KERNEL);
+	insn->data = kstrdup(s, GFP_KERNEL_ACCOUNT);
 	if (!insn->data)
 		return -ENOMEM;
 	insn = tpp_emit(c, FETCH_OP_IMM);
@@ -630,7 +630,7 @@ static int tpp_imm_string(struct tpp_compiler *c, const char *s, int pos)
 
 	if (!len || s[len - 1] != '"')
 		return tpp_fail(pos + len, TP_ERR_IMMSTR_NO_CLOSE, -EINVAL);
-	text = kstrndup(s, len - 1, GFP_KERNEL);
+	text = kstrndup(s, len - 1, GFP_KERNEL_ACCOUNT);
 	if (!text)
 		return -ENOMEM;
 	tpp_load(c, FETCH_OP_DATA)->data = text;

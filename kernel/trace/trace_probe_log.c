@@ -190,7 +190,7 @@ static char *tprobe_log_command(void)
 
 	for (i = 0; i < tprobe_log.argc; i++)
 		size += strlen(tprobe_log.argv[i]) + 1;
-	cmd = kmalloc(size, GFP_KERNEL);
+	cmd = kmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!cmd)
 		return NULL;
 

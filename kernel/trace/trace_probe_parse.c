@@ -393,8 +393,8 @@ static int tpp_compile(struct tpp_compiler *c, struct probe_arg *parg,
 	if (!len)
 		return tpp_fail(base, TP_ERR_NO_ARG_BODY, -EINVAL);
 
-	parg->comm = kstrdup(body, GFP_KERNEL);
-	arg = kstrdup(body, GFP_KERNEL);
+	parg->comm = kstrdup(body, GFP_KERNEL_ACCOUNT);
+	arg = kstrdup(body, GFP_KERNEL_ACCOUNT);
 	if (!parg->comm || !arg) {
 		ret = -ENOMEM;
 		goto out;
@@ -430,7 +430,7 @@ static int tpp_compile(struct tpp_compiler *c, struct probe_arg *parg,
 	}
 
 	if (parg->count) {
-		parg->fmt = kasprintf(GFP_KERNEL, "%s[%u]",
+		parg->fmt = kasprintf(GFP_KERNEL_ACCOUNT, "%s[%u]",
 				      parg->type->fmttype, parg->count);
 		if (!parg->fmt) {
 			ret = -ENOMEM;
@@ -443,7 +443,7 @@ static int tpp_compile(struct tpp_compiler *c, struct probe_arg *parg,
 		goto out;
 
 	parg->code = kmemdup(c->insn, (c->nr + 1) * sizeof(c->insn[0]),
-			     GFP_KERNEL);
+			     GFP_KERNEL_ACCOUNT);
 	if (!parg->code) {
 		ret = -ENOMEM;
 		goto out;
@@ -482,12 +482,12 @@ static char *tpp_default_name(const char *arg, int i)
 
 	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && len &&
 	    (isalpha(arg[0]) || arg[0] == '_')) {
-		name = kmemdup_nul(arg, len, GFP_KERNEL);
+		name = kmemdup_nul(arg, len, GFP_KERNEL_ACCOUNT);
 		if (name && is_good_name(name))
 			return name;
 		kfree(name);
 	}
-	return kasprintf(GFP_KERNEL, "arg%d", i + 1);
+	return kasprintf(GFP_KERNEL_ACCOUNT, "arg%d", i + 1);
 }
 
 /* Set the name of argument @i; *@body gets the text after any "NAME=". */
@@ -502,7 +502,7 @@ static int tpp_name_arg(struct trace_probe *tp, int i, const char *arg,
 			return tpp_fail(0, TP_ERR_ARG_NAME_TOO_LONG, -EINVAL);
 		if (eq == arg)
 			return tpp_fail(0, TP_ERR_NO_ARG_NAME, -EINVAL);
-		parg->name = kmemdup_nul(arg, eq - arg, GFP_KERNEL);
+		parg->name = kmemdup_nul(arg, eq - arg, GFP_KERNEL_ACCOUNT);
 		*body = eq + 1;
 	} else {
 		parg->name = tpp_default_name(arg, i);

@@ -327,7 +327,7 @@ int traceprobe_set_print_fmt(struct trace_probe *tp,
 	tprobe_build_print_fmt(&t, tp, h);
 	t.size = t.len + 1;
 	t.len = 0;
-	t.buf = kmalloc(t.size, GFP_KERNEL);
+	t.buf = kmalloc(t.size, GFP_KERNEL_ACCOUNT);
 	if (!t.buf)
 		return -ENOMEM;
 	tprobe_build_print_fmt(&t, tp, h);
@@ -358,7 +358,7 @@ static char *tprobe_copy_field_text(struct trace_probe *tp)
 		size += strlen(tp->args[i].name) + 1 +
 			strlen(tprobe_field_type(&tp->args[i])) + 1;
 
-	text = kmalloc(size ? size : 1, GFP_KERNEL);
+	text = kmalloc(size ? size : 1, GFP_KERNEL_ACCOUNT);
 	if (!text)
 		return NULL;
 

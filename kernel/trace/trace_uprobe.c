@@ -300,7 +300,7 @@ static struct uprobe_scratch __percpu *uprobe_scratch_alloc(void)
 	for_each_possible_cpu(cpu) {
 		s = per_cpu_ptr(areas, cpu);
 		mutex_init(&s->lock);
-		s->data = kmalloc_node(UPROBE_SCRATCH_SIZE, GFP_KERNEL,
+		s->data = kmalloc_node(UPROBE_SCRATCH_SIZE, GFP_KERNEL_ACCOUNT,
 				       cpu_to_node(cpu));
 		if (!s->data) {
 			uprobe_scratch_free(areas);

@@ -41,7 +41,7 @@ struct trace_uprobe *trace_uprobe_alloc(const char *group, const char *event,
 	struct trace_uprobe *tu;
 	int ret;
 
-	tu = kzalloc(struct_size(tu, tp.args, nargs), GFP_KERNEL);
+	tu = kzalloc(struct_size(tu, tp.args, nargs), GFP_KERNEL_ACCOUNT);
 	if (!tu)
 		return ERR_PTR(-ENOMEM);
 

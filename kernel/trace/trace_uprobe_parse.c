@@ -134,7 +134,7 @@ static int uprobe_site_parse(const char *token, struct uprobe_site *site)
 	char *addr;
 	int ret;
 
-	site->filename = kstrdup(token, GFP_KERNEL);
+	site->filename = kstrdup(token, GFP_KERNEL_ACCOUNT);
 	if (!site->filename)
 		return -ENOMEM;
 

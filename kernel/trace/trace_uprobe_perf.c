@@ -45,7 +45,7 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 	struct trace_uprobe *tu;
 	int ret;
 
-	site.filename = kstrdup(name, GFP_KERNEL);
+	site.filename = kstrdup(name, GFP_KERNEL_ACCOUNT);
 	if (!site.filename)
 		return ERR_PTR(-ENOMEM);
 	ret = uprobe_resolve_path(name, &site.path);
