@@ -4,12 +4,13 @@
  * (ftrace_caller / ftrace_regs_caller) call.
  *
  * This file holds
- *  - ftrace_ops_list, the registered top-level ops in registration order,
- *    and the rules for adding and removing ops, managers and subops;
+ *  - the rules for adding to and removing from ftrace_ops_list (the list
+ *    itself is in ftrace_base.c), for ops, managers and subops;
  *  - the per-site dispatcher arch_ftrace_ops_list_func() and the assist
  *    wrapper for ops that want recursion or RCU protection from the core;
- *  - the choice of the function the shared callers call, and with which op;
- *  - ftrace_enabled (sysctl kernel.ftrace_enabled), ftrace_kill();
+ *  - the choice of the function the shared callers call, and with which op
+ *    (the slots themselves are in ftrace_base.c);
+ *  - the sysctl kernel.ftrace_enabled (ftrace_enabled_set());
  *  - the bookkeeping of trampolines the arch code allocates for an ops
  *    (kernel_text_address(), unwinders, /proc/kallsyms, perf ksymbols).
  *
@@ -56,25 +57,6 @@
 /* How often an update that only removes callbacks is retried on -ENOMEM. */
 #define FTRACE_REMOVAL_TRIES	50
 
-/* Serialises all changes of the core; see ftrace_internal.h. */
-DEFINE_MUTEX(ftrace_lock);
-
-/* End marker of ftrace_ops_list; also the op the dispatcher is handed. */
-struct ftrace_ops ftrace_list_end __read_mostly = {
-	.flags		= FTRACE_OPS_FL_STUB,
-	.func		= ftrace_stub,
-#ifdef CONFIG_DYNAMIC_FTRACE
-	.subop_list	= LIST_HEAD_INIT(ftrace_list_end.subop_list),
-	.func_hash	= &ftrace_list_end.local_hash,
-	.local_hash	= {
-		.regex_lock	= __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
-	},
-#endif
-};
-
-struct ftrace_ops __rcu *ftrace_ops_list __read_mostly =
-	(struct ftrace_ops __rcu *)&ftrace_list_end;
-
 /* The top-level trace array's ops (tr->ops of the global trace array). */
 struct ftrace_ops global_ops = {
 	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
@@ -91,13 +73,8 @@ struct ftrace_ops global_ops = {
 };
 
 /*
- * The shared callers.  ftrace_caller loads function_trace_op into the third
- * argument register and a few instructions later (preemptibly) calls the
- * target patched into ftrace_call; ftrace_regs_caller does the same.  The
- * target is ftrace_stub, arch_ftrace_ops_list_func (both ignore the op), or
- * the function of the only registered ops, which needs that ops as op.
- *
- * ftrace_trace_function is the target chosen by the last
+ * The shared callers' slots, ftrace_trace_function and function_trace_op
+ * (ftrace_base.c).  ftrace_trace_function is the target chosen by the last
  * ftrace_pick_trace_func(), which the same update installs.  An update that
  * fails changes nothing, so the choice is put back (ftrace_update_sites()).
  *
@@ -113,60 +90,10 @@ struct ftrace_ops global_ops = {
  *    which waits anyway, finishes the switch after its wait.
  * All of it under ftrace_lock.
  */
-ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
-struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 static struct ftrace_ops *callers_settled_op = &ftrace_list_end;
 static bool callers_idle = true;
 /* Writes of function_trace_op, for waits made without ftrace_lock. */
 static unsigned long callers_op_changes;
-
-/* Sites may be patched; set to 1 by ftrace_init() once the sites are NOPs. */
-int ftrace_enabled __read_mostly;
-/* The value of the last successful ftrace_enabled_set(). */
-int last_ftrace_enabled;
-
-/* Set for good when the core found itself in an unknown state. */
-static bool ftrace_killed __read_mostly;
-
-/* ---- death ------------------------------------------------------------ */
-
-/**
- * ftrace_kill - stop the function-hook core for good
- *
- * Used when the core hit an inconsistency (a site that could not be
- * patched) or by tests.  Nothing is patched any more and every later
- * register, unregister or update fails with -ENODEV.  Sites already
- * patched are left as they are.
- *
- * Context: any; takes no lock.
- */
-void ftrace_kill(void)
-{
-	WRITE_ONCE(ftrace_killed, true);
-	ftrace_enabled = 0;
-	WRITE_ONCE(ftrace_trace_function, ftrace_stub);
-	kprobe_ftrace_kill();
-}
-
-/**
- * ftrace_is_dead - has ftrace_kill() been called?
- *
- * Return: 1 if the core is dead, 0 otherwise.
- */
-int ftrace_is_dead(void)
-{
-	return ftrace_core_dead();
-}
-
-/**
- * ftrace_core_dead - has ftrace_kill() been called?
- *
- * Return: true if the core is dead.
- */
-bool ftrace_core_dead(void)
-{
-	return READ_ONCE(ftrace_killed);
-}
 
 /* ---- ops initialisation ---------------------------------------------- */
 
@@ -328,22 +255,14 @@ NOKPROBE_SYMBOL(arch_ftrace_ops_list_func);
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
 /*
  * What a call site's ops literal can hold (see ftrace_rec_call_ops()):
- * besides a single ops, these two, which live forever.  ftrace_caller
- * calls literal->func with the literal as op.
- *
- * ftrace_list_ops: a site wanted by several ops, or by one that needs the
- * core's checks, runs the dispatcher, which finds its set in one lookup.
- * ftrace_nop_ops: a site that calls nothing; a CPU that passed the call
- * just before it became a NOP may still load the literal, and then calls
- * the stub.
+ * besides a single ops, ftrace_nop_ops (ftrace_base.c) and this one, which
+ * live forever.  ftrace_caller calls literal->func with the literal as op.
+ * A site wanted by several ops, or by one that needs the core's checks,
+ * gets ftrace_list_ops and runs the dispatcher, which finds its set in one
+ * lookup.
  */
 const struct ftrace_ops ftrace_list_ops = {
 	.func	= arch_ftrace_ops_list_func,
-	.flags	= FTRACE_OPS_FL_STUB,
-};
-
-const struct ftrace_ops ftrace_nop_ops = {
-	.func	= ftrace_stub,
 	.flags	= FTRACE_OPS_FL_STUB,
 };
 #endif

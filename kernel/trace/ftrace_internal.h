@@ -3,8 +3,10 @@
  * Private interface of the function-hook core (kernel/trace/ftrace*.c).
  *
  * The core is split by concept:
+ *   ftrace_base.c     the shared state: ftrace_lock, the dead flag,
+ *                     ftrace_enabled, the shared callers' slots, the ops list
  *   ftrace.c          ops registration, the per-site dispatcher, recursion and
- *                     RCU assist, ftrace_enabled, trampolines bookkeeping
+ *                     RCU assist, the ftrace_enabled sysctl, trampolines
  *   ftrace_sites.c    call-site records: boot, modules, init text, lookups
  *   ftrace_patch.c    what each site should call, and the batched update
  *   ftrace_hash.c     ip hashes, ops filter test, glob matching, func mapper
@@ -36,21 +38,14 @@
 #include <linux/hash.h>
 #include <asm/sections.h>
 
+#include "ftrace_base.h"
+
 #ifdef CONFIG_FUNCTION_TRACER
 
-/* The top-level function tracer's ops, and the lock of every change. */
+/* The top-level function tracer's ops. */
 extern struct ftrace_ops global_ops;
-extern struct mutex ftrace_lock;
 
 /* ---- ftrace.c: ops registration ------------------------------------- */
-
-/* Every ops in ftrace_ops_list, in order; ftrace_lock held. */
-#define for_each_registered_ops(op)					\
-	for (op = rcu_dereference_protected(ftrace_ops_list,		\
-					    lockdep_is_held(&ftrace_lock)); \
-	     op != &ftrace_list_end;					\
-	     op = rcu_dereference_protected(op->next,			\
-					    lockdep_is_held(&ftrace_lock)))
 
 /* Add/remove @ops; with ftrace_lock held, and the command for the update. */
 int ftrace_startup(struct ftrace_ops *ops, int command);
@@ -63,10 +58,6 @@ int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			   int command);
 
-/* Non-zero while call sites may be patched (sysctl ftrace_enabled, not dead). */
-extern int ftrace_enabled;
-extern int last_ftrace_enabled;
-bool ftrace_core_dead(void);
 /*
  * What writing kernel.ftrace_enabled does: 0 fails with -EBUSY while a
  * PERMANENT ops is registered.  Returns 0, -EBUSY, -ENODEV (dead) or
