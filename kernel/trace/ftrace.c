@@ -757,143 +757,6 @@ bool is_ftrace_trampoline(unsigned long addr)
 
 /* ---- kallsyms: freed module init functions, trampolines -------------- */
 
-#ifdef CONFIG_MODULES
-/*
- * A traced function of a module's init text, kept after that text is freed
- * so that addresses already in trace buffers still resolve.  Added and
- * removed under ftrace_lock, read under RCU, freed after a grace period.
- */
-struct ftrace_kept_sym {
-	struct list_head	list;
-	struct rcu_head		rcu;
-	struct module		*mod;
-	unsigned long		addr;
-	unsigned long		size;
-	char			name[];
-};
-
-static LIST_HEAD(ftrace_kept_syms);
-
-/**
- * ftrace_mod_syms_keep - remember the function of a call site being freed
- * @mod: the module whose init text is freed
- * @ip: a call site in that text
- *
- * Called by ftrace_free_mem() for each site of a module's init text while
- * some ops is registered, before the text and its symbols go away.
- * Allocation failure only loses the name.
- *
- * Context: ftrace_lock held; may sleep.
- */
-void ftrace_mod_syms_keep(struct module *mod, unsigned long ip)
-{
-	char name[KSYM_NAME_LEN];
-	struct ftrace_kept_sym *ks;
-	unsigned long size, off;
-	char *modname;
-	size_t len;
-
-	lockdep_assert_held(&ftrace_lock);
-
-	if (!kallsyms_lookup(ip, &size, &off, &modname, name))
-		return;
-	len = strlen(name) + 1;
-	ks = kmalloc(struct_size(ks, name, len), GFP_KERNEL);
-	if (!ks)
-		return;
-	ks->mod = mod;
-	ks->addr = ip - off;
-	ks->size = size;
-	memcpy(ks->name, name, len);
-	list_add_tail_rcu(&ks->list, &ftrace_kept_syms);
-}
-
-/**
- * ftrace_mod_syms_drop - forget the kept functions of a module
- * @mod: a module going away
- *
- * Context: ftrace_lock held.
- */
-void ftrace_mod_syms_drop(struct module *mod)
-{
-	struct ftrace_kept_sym *ks, *tmp;
-
-	lockdep_assert_held(&ftrace_lock);
-
-	list_for_each_entry_safe(ks, tmp, &ftrace_kept_syms, list) {
-		if (ks->mod != mod)
-			continue;
-		list_del_rcu(&ks->list);
-		kfree_rcu(ks, rcu);
-	}
-}
-
-/**
- * ftrace_mod_address_lookup - resolve an address of freed module init text
- * @addr: the address
- * @size: if not NULL, gets the function's size
- * @off: if not NULL, gets @addr's offset in the function
- * @modname: if not NULL, gets the module name
- * @modbuildid: if not NULL, gets the module build id
- * @sym: gets the function name (KSYM_NAME_LEN bytes)
- *
- * Return: the length of the name, or 0 if @addr is not a kept function.
- *
- * Context: any; lockless.
- */
-int ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-			      unsigned long *off, char **modname,
-			      const unsigned char **modbuildid, char *sym)
-{
-	struct ftrace_kept_sym *ks;
-
-	guard(rcu)();
-	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
-		if (addr < ks->addr || addr - ks->addr >= ks->size)
-			continue;
-		if (size)
-			*size = ks->size;
-		if (off)
-			*off = addr - ks->addr;
-		if (modname)
-			*modname = ks->mod->name;
-		if (modbuildid)
-			*modbuildid = module_buildid(ks->mod);
-		return strscpy(sym, ks->name, KSYM_NAME_LEN);
-	}
-	return 0;
-}
-
-/* Fills in kept symbol number *@symnum, or consumes their count from it. */
-static bool ftrace_kept_sym_nth(unsigned int *symnum, unsigned long *value,
-				char *type, char *name, char *module_name,
-				int *exported)
-{
-	struct ftrace_kept_sym *ks;
-
-	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
-		if (*symnum) {
-			(*symnum)--;
-			continue;
-		}
-		*value = ks->addr;
-		*type = 'T';
-		strscpy(name, ks->name, KSYM_NAME_LEN);
-		strscpy(module_name, ks->mod->name, MODULE_NAME_LEN);
-		*exported = 1;
-		return true;
-	}
-	return false;
-}
-#else
-static bool ftrace_kept_sym_nth(unsigned int *symnum, unsigned long *value,
-				char *type, char *name, char *module_name,
-				int *exported)
-{
-	return false;
-}
-#endif /* CONFIG_MODULES */
-
 /**
  * ftrace_mod_get_kallsym - the symbols /proc/kallsyms lists for ftrace
  * @symnum: index of the symbol wanted
@@ -918,8 +781,8 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 	struct ftrace_ops *op;
 
 	guard(rcu)();
-	if (ftrace_kept_sym_nth(&symnum, value, type, name, module_name,
-				exported))
+	if (ftrace_sites_kept_sym_nth(&symnum, value, type, name, module_name,
+				      exported))
 		return 0;
 
 	list_for_each_entry_rcu(op, &ftrace_tramp_list, list) {

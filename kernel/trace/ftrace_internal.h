@@ -242,6 +242,30 @@ struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
  */
 int ftrace_site_name(unsigned long ip, char *name, const char **modname);
 
+/*
+ * ftrace_bug() prints the record's flags, then lets the owner of the site
+ * states describe them through this hook.  ftrace_lock held.
+ */
+void ftrace_sites_set_bug_detail(void (*detail)(struct dyn_ftrace *rec));
+
+#ifdef CONFIG_MODULES
+/* Keep the name of a freed module-init function for kallsyms; ftrace_lock. */
+void ftrace_mod_syms_keep(struct module *mod, unsigned long ip);
+void ftrace_mod_syms_drop(struct module *mod);
+/* Kept function *@symnum, else *@symnum less their count; under RCU. */
+bool ftrace_sites_kept_sym_nth(unsigned int *symnum, unsigned long *value,
+			       char *type, char *name, char *module_name,
+			       int *exported);
+#else
+static inline bool ftrace_sites_kept_sym_nth(unsigned int *symnum,
+					     unsigned long *value, char *type,
+					     char *name, char *module_name,
+					     int *exported)
+{
+	return false;
+}
+#endif
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
  * ftrace_sites.c's group builders, VISIBLE_IF_KUNIT: the suite builds
@@ -540,12 +564,6 @@ extern unsigned long ftrace_update_time;	/* ns spent NOPing at boot */
 #ifdef CONFIG_DYNAMIC_FTRACE
 
 /* ---- ftrace.c: trampolines ------------------------------------------ */
-
-#ifdef CONFIG_MODULES
-/* Keep the name of a freed module-init function for kallsyms; ftrace_lock. */
-void ftrace_mod_syms_keep(struct module *mod, unsigned long ip);
-void ftrace_mod_syms_drop(struct module *mod);
-#endif
 
 void ftrace_trampoline_add(struct ftrace_ops *ops);
 void ftrace_trampoline_free(struct ftrace_ops *ops);
