@@ -1083,6 +1083,33 @@ void __weak ftrace_arch_code_modify_post_process(void)
 {
 }
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/**
+ * ftrace_enable_ftrace_graph_caller - arch hook: graph users appeared
+ *
+ * Run by ftrace_modify_all_code() for FTRACE_START_FUNC_RET.  Arches
+ * whose callers need patching for the graph path override it.
+ *
+ * Return: 0.
+ */
+int __weak ftrace_enable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+
+/**
+ * ftrace_disable_ftrace_graph_caller - arch hook: the last graph user left
+ *
+ * Run by ftrace_modify_all_code() for FTRACE_STOP_FUNC_RET.
+ *
+ * Return: 0.
+ */
+int __weak ftrace_disable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
+
 /**
  * ftrace_replace_code - patch every record the iterator yields
  * @mod_flags: bit 0 set: enable calls; clear: make every site a NOP
