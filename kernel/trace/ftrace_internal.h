@@ -443,13 +443,6 @@ int ftrace_hash_add_unique(struct ftrace_hash *hash, const unsigned long *ips,
 void __init ftrace_hash_init(void);
 void ftrace_hash_remove(struct ftrace_hash *hash,
 			struct ftrace_func_entry *entry);
-/*
- * Retire every entry in [start, end) of every ops and graph hash.  Takes
- * trace_types_lock and ftrace_lock itself: call it with neither held.
- */
-void ftrace_hashes_drop_range(unsigned long start, unsigned long end);
-/* Direct-call map entries in [start, end); weak no-op unless direct calls. */
-void ftrace_direct_drop_range(unsigned long start, unsigned long end);
 /* Grow a private hash's table for @count entries / size it for its count. */
 int ftrace_hash_reserve(struct ftrace_hash *hash, unsigned long count);
 void ftrace_hash_compact(struct ftrace_hash *hash);
@@ -459,6 +452,13 @@ bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);
 	for (i = 0; (hash) && (hash)->buckets &&			\
 		    i < (1UL << (hash)->size_bits); i++)		\
 		hlist_for_each_entry(e, &(hash)->buckets[i], hlist)
+
+/* A manager (fgraph's graph_ops) is an ops with subops on its subop_list. */
+static inline bool ftrace_ops_has_subops(struct ftrace_ops *ops)
+{
+	/* A never-initialised ops has a zeroed, not an empty, list head. */
+	return ops->subop_list.next && !list_empty(&ops->subop_list);
+}
 
 /* Does @ops want @ip by its own hashes?  (filter empty or has ip) && !notrace */
 bool ftrace_ops_wants_ip(struct ftrace_ops *ops, unsigned long ip);
@@ -501,6 +501,12 @@ int ftrace_graph_hash_install(bool is_notrace, struct ftrace_hash *hash);
 
 /* Early boot filters (ftrace_filter= and friends), applied by ftrace_init(). */
 void __init ftrace_apply_boot_filters(void);
+
+/*
+ * Retire every entry in [start, end) of every ops and graph hash.  Takes
+ * trace_types_lock and ftrace_lock itself: call it with neither held.
+ */
+void ftrace_hashes_drop_range(unsigned long start, unsigned long end);
 
 /* ---- ftrace_regex.c / ftrace_probes.c ------------------------------- */
 
