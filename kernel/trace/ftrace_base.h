@@ -51,6 +51,14 @@ bool ftrace_core_dead(void);
 	     op = rcu_dereference_protected(op->next,			\
 					    lockdep_is_held(&ftrace_lock)))
 
+/* Is any top-level ops registered?  ftrace_lock held. */
+static inline bool ftrace_ops_registered(void)
+{
+	return rcu_dereference_protected(ftrace_ops_list,
+					 lockdep_is_held(&ftrace_lock)) !=
+	       &ftrace_list_end;
+}
+
 #endif /* CONFIG_FUNCTION_TRACER */
 
 #endif /* _LINUX_KERNEL_FTRACE_BASE_H */

@@ -17,6 +17,8 @@
  *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
  *   ftrace_profile.c  function profiler
  *   ftrace_direct.c   direct-call trampolines
+ *   ftrace_lifecycle.c what the rest of the kernel calls: boot, module
+ *                     load and unload, freeing of text
  *   ftrace_static.c   the update without call-site records (!DYNAMIC_FTRACE):
  *                     one set of every enabled ops for every function
  *
@@ -241,6 +243,21 @@ struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
  * (NULL for vmlinux).  Returns 0 or -ENOENT.
  */
 int ftrace_site_name(unsigned long ip, char *name, const char **modname);
+
+/*
+ * The records' part of the kernel's entry points (ftrace_lifecycle.c):
+ * build and NOP the vmlinux records at boot; drop the records of freed
+ * text (true if any were dropped); enable a module's records (true if it
+ * has any), unlink them when it goes, and free them after their readers.
+ */
+int __init ftrace_sites_boot(void);
+bool ftrace_sites_drop_text(struct module *mod, unsigned long start,
+			    unsigned long end);
+#ifdef CONFIG_MODULES
+bool ftrace_sites_module_enable(struct module *mod);
+struct ftrace_site_group *ftrace_sites_module_unlink(struct module *mod);
+void ftrace_sites_group_retire(struct ftrace_site_group *g);
+#endif
 
 /*
  * ftrace_bug() prints the record's flags, then lets the owner of the site

@@ -1068,6 +1068,20 @@ void ftrace_modify_all_code(int command)
 }
 
 /**
+ * ftrace_dyn_arch_init - architecture setup before the call sites are read
+ *
+ * Run by ftrace_init() before any record exists; an arch whose batch
+ * patcher needs boot-time setup overrides it.
+ *
+ * Context: early boot, interrupts disabled.
+ * Return: 0, or an error that leaves function tracing off for this boot.
+ */
+int __init __weak ftrace_dyn_arch_init(void)
+{
+	return 0;
+}
+
+/**
  * ftrace_arch_code_modify_prepare - make kernel text patchable
  *
  * Default: nothing to do.  Paired with ftrace_arch_code_modify_post_process().

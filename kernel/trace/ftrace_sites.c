@@ -516,17 +516,6 @@ static bool site_is_genuine(unsigned long ip)
 
 /* ---- boot ------------------------------------------------------------- */
 
-/**
- * ftrace_dyn_arch_init - architecture setup before the call sites are read
- *
- * Context: early boot, interrupts disabled.
- * Return: 0, or an error that leaves function tracing off for this boot.
- */
-int __init __weak ftrace_dyn_arch_init(void)
-{
-	return 0;
-}
-
 static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 {
 	struct ftrace_site_group *g;
@@ -571,34 +560,22 @@ static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 }
 
 /**
- * ftrace_init - build the vmlinux call-site records and NOP every site
+ * ftrace_sites_boot - build the vmlinux call-site records and NOP every site
  *
- * Called once from start_kernel(), before SMP, with interrupts disabled.
- * On success the core becomes usable (ftrace_enabled = 1) and the boot
- * filters are applied; on failure function tracing is killed for this boot.
+ * The records' part of ftrace_init() (ftrace_lifecycle.c), after the arch
+ * setup.  Even on failure the records built stay published, so that
+ * ftrace_location() keeps reporting those sites.
+ *
+ * Context: early boot, from start_kernel(); takes ftrace_lock.
+ * Return: 0; -ENOENT (no call sites listed), -ENOMEM, -ERANGE (the sites
+ * span 2 GiB or more) or the error of NOPing a site (after ftrace_bug()).
  */
-void __init ftrace_init(void)
+int __init ftrace_sites_boot(void)
 {
 	extern unsigned long __start_mcount_loc[];
 	extern unsigned long __stop_mcount_loc[];
-	unsigned long flags;
-	int err;
 
-	ftrace_hash_init();
-	local_irq_save(flags);
-	err = ftrace_dyn_arch_init();
-	local_irq_restore(flags);
-	if (!err)
-		err = site_boot_vmlinux(__start_mcount_loc, __stop_mcount_loc);
-	if (err) {
-		pr_warn("ftrace: function tracing disabled (%d)\n", err);
-		ftrace_kill();
-		return;
-	}
-
-	ftrace_enabled = 1;
-	last_ftrace_enabled = 1;
-	ftrace_apply_boot_filters();
+	return site_boot_vmlinux(__start_mcount_loc, __stop_mcount_loc);
 }
 
 /*
@@ -650,13 +627,6 @@ late_initcall_sync(site_weak_check_wait);
 /* ---- modules ---------------------------------------------------------- */
 
 #ifdef CONFIG_MODULES
-
-static bool site_any_ops_registered(void)
-{
-	return rcu_dereference_protected(ftrace_ops_list,
-					 lockdep_is_held(&ftrace_lock)) !=
-	       &ftrace_list_end;
-}
 
 static struct ftrace_site_group *site_group_of_module(struct module *mod)
 {
@@ -717,86 +687,62 @@ void ftrace_module_init(struct module *mod)
 }
 
 /**
- * ftrace_module_enable - let a loaded module's call sites be traced
+ * ftrace_sites_module_enable - let a loaded module's records be used
  * @mod: the module, MODULE_STATE_COMING (text final and read-only)
  *
- * Clears FTRACE_FL_DISABLED on the module's records (except leftovers of
- * overridden weak functions), patches the sites that registered ops want,
- * then applies the ":mod:" filters cached for this module.
+ * Clears FTRACE_FL_DISABLED on the module's records, except leftovers of
+ * overridden weak functions.  Patches nothing: ftrace_module_enable()
+ * (ftrace_lifecycle.c) runs the update.
+ *
+ * Context: ftrace_lock held.
+ * Return: true if the module has records (an update may hook them).
  */
-void ftrace_module_enable(struct module *mod)
+bool ftrace_sites_module_enable(struct module *mod)
 {
 	struct ftrace_site_group *g;
 	unsigned int i;
-	int err;
 
-	mutex_lock(&ftrace_lock);
-	if (ftrace_core_dead()) {
-		mutex_unlock(&ftrace_lock);
-		return;
-	}
+	lockdep_assert_held(&ftrace_lock);
+
 	g = site_group_of_module(mod);
 	for (i = 0; g && i < g->nr; i++) {
 		if (site_is_genuine(ftrace_site_ip(g, i)))
 			ftrace_site_set_disabled(g, i, false);
 	}
-	if (g && site_any_ops_registered()) {
-		err = ftrace_sites_update(0);
-		if (err)
-			pr_warn("ftrace: module '%s' not hooked yet (%d)\n",
-				mod->name, err);
-	}
-	mutex_unlock(&ftrace_lock);
-
-	/* Installs filters through ftrace_hash_install(): takes ftrace_lock. */
-	ftrace_mod_cache_apply(mod);
-}
-
-static void site_drop_module_from_hashes(struct module *mod)
-{
-	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(text); i++) {
-		unsigned long base = (unsigned long)mod->mem[text[i]].base;
-		unsigned long size = mod->mem[text[i]].size;
-
-		if (base && size)
-			ftrace_hashes_drop_range(base, base + size);
-	}
+	return g;
 }
 
 /**
- * ftrace_release_mod - forget the call sites of a module going away
+ * ftrace_sites_module_unlink - unlink the records of a module going away
  * @mod: the module (unloading, or its load failed)
  *
- * Unlinks its group, removes its functions from every filter, publishes a
- * generation without its sites, forgets the names kept for its freed init
- * functions, and frees the records after a grace period.  Nothing is
- * patched: the module's text is going away.
+ * Readers of the group list stop finding the module's records; the caller
+ * publishes a generation without them and then hands the group to
+ * ftrace_sites_group_retire().  Nothing is patched: the text is going away.
+ *
+ * Context: ftrace_lock held.
+ * Return: the unlinked group, or NULL if the module had no records.
  */
-void ftrace_release_mod(struct module *mod)
+struct ftrace_site_group *ftrace_sites_module_unlink(struct module *mod)
 {
 	struct ftrace_site_group *g;
 
-	mutex_lock(&ftrace_lock);
-	g = site_group_of_module(mod);
-	if (g) {
-		site_group_unlink(g);
-		if (!ftrace_core_dead() && site_any_ops_registered())
-			ftrace_sites_update(0);
-	}
-	ftrace_mod_syms_drop(mod);
-	mutex_unlock(&ftrace_lock);
+	lockdep_assert_held(&ftrace_lock);
 
-	if (!g)
-		return;
-	/*
-	 * Its records are gone, so no update can use its addresses any more;
-	 * now retire them from the filters (this takes trace_types_lock and
-	 * ftrace_lock itself), before another module can reuse the text.
-	 */
-	site_drop_module_from_hashes(mod);
+	g = site_group_of_module(mod);
+	if (g)
+		site_group_unlink(g);
+	return g;
+}
+
+/**
+ * ftrace_sites_group_retire - free an unlinked group after its readers
+ * @g: a group ftrace_sites_module_unlink() returned
+ *
+ * Context: process context, without ftrace_lock; sleeps.
+ */
+void ftrace_sites_group_retire(struct ftrace_site_group *g)
+{
 	site_group_retire(g);
 }
 
@@ -926,7 +872,7 @@ static struct ftrace_site_group *site_group_shrink(struct ftrace_site_group *g,
 
 /*
  * A trace may still show addresses of freed module init functions: while
- * some ops could have recorded them, let ftrace.c keep their names.
+ * some ops could have recorded them, keep their names (below).
  */
 static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 			    unsigned int lo, unsigned int hi)
@@ -934,7 +880,7 @@ static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 #ifdef CONFIG_MODULES
 	unsigned int i;
 
-	if (!mod || !site_any_ops_registered())
+	if (!mod || !ftrace_ops_registered())
 		return;
 	for (i = lo; i < hi; i++)
 		ftrace_mod_syms_keep(mod, ftrace_site_ip(g, i));
@@ -942,26 +888,27 @@ static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 }
 
 /**
- * ftrace_free_mem - forget the call sites in text that is being freed
+ * ftrace_sites_drop_text - forget the records of text that is being freed
  * @mod: the module whose init text is freed, NULL for vmlinux
- * @start_ptr: start of the text
- * @end_ptr: end of the text (exclusive)
+ * @start: start of the text
+ * @end: end of the text (exclusive)
  *
  * Each group with records in the range is replaced by a copy without them
- * (readers switch over under RCU), and the range is removed from every
- * filter.  For module init text, the function names are kept for later
- * symbol lookups.  The sites are not patched: their text is going away.
+ * (readers switch over under RCU).  For module init text, the function
+ * names are kept for later symbol lookups.  The sites are not patched:
+ * their text is going away.  This is the records' part of
+ * ftrace_free_mem() (ftrace_lifecycle.c).
+ *
+ * Context: process context, without ftrace_lock (taken per group); sleeps.
+ * Return: true if some records were dropped (the caller then retires the
+ * range from the filters).
  */
-void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
+bool ftrace_sites_drop_text(struct module *mod, unsigned long start,
+			    unsigned long end)
 {
-	unsigned long start = (unsigned long)start_ptr;
-	unsigned long end = (unsigned long)end_ptr;
 	struct ftrace_site_group *g, *old = NULL;
 	bool dropped = false;
 	unsigned int lo, hi;
-
-	if (start >= end)
-		return;
 
 	for (;;) {
 		mutex_lock(&ftrace_lock);
@@ -971,10 +918,7 @@ void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 			g = NULL;
 		if (!g) {
 			mutex_unlock(&ftrace_lock);
-			/* Takes trace_types_lock and ftrace_lock itself. */
-			if (dropped)
-				ftrace_hashes_drop_range(start, end);
-			return;
+			return dropped;
 		}
 		site_keep_names(mod, g, lo, hi);
 		old = site_group_shrink(g, lo, hi);
@@ -984,17 +928,6 @@ void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 		if (old)
 			site_group_retire(old);
 	}
-}
-
-/**
- * ftrace_free_init_mem - forget the call sites of vmlinux init text
- *
- * Called once, right before the init sections are freed.
- */
-void __init ftrace_free_init_mem(void)
-{
-	ftrace_boot_snapshot();
-	ftrace_free_mem(NULL, __init_begin, __init_end);
 }
 
 /* ---- lookups (ftrace_lock or RCU) --------------------------------------- */
