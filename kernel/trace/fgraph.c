@@ -1071,7 +1071,9 @@ static int fg_pid_entry(struct ftrace_graph_ent *trace,
 
 static trace_func_graph_ent_t fg_entry_for(struct fgraph_ops *gops)
 {
-	return ftrace_pids_enabled(&gops->ops) ? fg_pid_entry : gops->saved_func;
+	if (ftrace_ops_pid_filtered(&gops->ops))
+		return fg_pid_entry;
+	return gops->saved_func;
 }
 
 /**

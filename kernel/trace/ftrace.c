@@ -809,6 +809,63 @@ static void ftrace_trampoline_retire(struct ftrace_ops *ops) { }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
+/* ---- pid filtering ---------------------------------------------------- */
+
+/*
+ * The function a pid-filtered ops calls instead of its own (ftrace_pid.c's
+ * check of the running task), registered before any pid list can be set.
+ * Read under ftrace_lock; NULL until registered, and then no ops is pid
+ * filtered.
+ */
+static ftrace_func_t ftrace_ops_pid_func;
+
+/**
+ * ftrace_ops_set_pid_func - register the pid check of pid-filtered ops
+ * @func: called instead of op->func (which it calls, as op->saved_func,
+ *	  for the tasks to trace) by every ops that ftrace_ops_pid_filtered()
+ *	  says is filtered
+ *
+ * Must happen before the first pid list of a trace array is set; setting
+ * the same function again changes nothing.
+ *
+ * Context: process context.
+ */
+void ftrace_ops_set_pid_func(ftrace_func_t func)
+{
+	WRITE_ONCE(ftrace_ops_pid_func, func);
+}
+
+/**
+ * ftrace_ops_pid_filtered - is pid filtering in force for an ops?
+ * @ops: an ops, possibly a subops of the function graph manager
+ *
+ * Return: true if @ops asked for pid filtering (FTRACE_OPS_FL_PID) and the
+ * trace array it belongs to (ops->private) has a pid or notrace-pid list.
+ */
+bool ftrace_ops_pid_filtered(struct ftrace_ops *ops)
+{
+	struct trace_array *tr = ops->private;
+
+	if (!(ops->flags & FTRACE_OPS_FL_PID) || !tr)
+		return false;
+	return rcu_access_pointer(tr->function_pids) ||
+	       rcu_access_pointer(tr->function_no_pids);
+}
+
+/**
+ * ftrace_pids_enabled - linux/ftrace.h's name of ftrace_ops_pid_filtered()
+ * @ops: an ops
+ *
+ * For the function tracer (trace_functions.c), which skips one more stack
+ * frame when the pid check is in between.
+ *
+ * Return: ftrace_ops_pid_filtered(@ops).
+ */
+bool ftrace_pids_enabled(struct ftrace_ops *ops)
+{
+	return ftrace_ops_pid_filtered(ops);
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 /* Checks that change nothing; every rejection of a registration is here. */
@@ -879,6 +936,7 @@ static int ftrace_ops_check(struct ftrace_ops *ops)
  */
 int __register_ftrace_function(struct ftrace_ops *ops)
 {
+	ftrace_func_t pid_func;
 	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
@@ -898,8 +956,9 @@ int __register_ftrace_function(struct ftrace_ops *ops)
 		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
 
 	ops->saved_func = ops->func;
-	if (ftrace_pids_enabled(ops))
-		ops->func = ftrace_pid_func;
+	pid_func = READ_ONCE(ftrace_ops_pid_func);
+	if (pid_func && ftrace_ops_pid_filtered(ops))
+		ops->func = pid_func;
 	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
 
 	/* The trampoline calls ftrace_ops_get_func(ops): func is final now. */
@@ -1351,14 +1410,16 @@ int ftrace_ops_hash_changed(struct ftrace_ops *ops)
 /**
  * ftrace_update_pid_func - follow a change of the pid filters
  *
- * Points every registered FTRACE_OPS_FL_PID ops at ftrace_pid_func() or
- * back at its own function, retargets its trampoline, tells fgraph, and
- * updates the shared callers if a function changed.
+ * Points every registered FTRACE_OPS_FL_PID ops at the pid check that
+ * ftrace_ops_set_pid_func() registered, or back at its own function,
+ * retargets its trampoline, and updates the shared callers if a function
+ * changed.  fgraph's users are the caller's to tell.
  *
  * Context: ftrace_lock held; may sleep.
  */
 void ftrace_update_pid_func(void)
 {
+	ftrace_func_t pid_func = READ_ONCE(ftrace_ops_pid_func);
 	bool changed = false;
 	struct ftrace_ops *op;
 	ftrace_func_t func;
@@ -1371,15 +1432,14 @@ void ftrace_update_pid_func(void)
 	for_each_registered_ops(op) {
 		if (!(op->flags & FTRACE_OPS_FL_PID))
 			continue;
-		func = ftrace_pids_enabled(op) ? ftrace_pid_func : op->saved_func;
+		func = pid_func && ftrace_ops_pid_filtered(op) ?
+		       pid_func : op->saved_func;
 		if (op->func == func)
 			continue;
 		WRITE_ONCE(op->func, func);
 		ftrace_ops_refresh_trampoline(op);
 		changed = true;
 	}
-
-	fgraph_update_pid_func();
 
 	/* The dispatcher reads op->func each time; ftrace_call may not. */
 	if (changed)
@@ -1478,20 +1538,6 @@ late_initcall(ftrace_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 /* ---- trace arrays ------------------------------------------------------ */
-
-/**
- * ftrace_init_global_array_ops - give the top-level trace array its ops
- * @tr: the global trace array
- *
- * Context: boot.
- */
-__init void ftrace_init_global_array_ops(struct trace_array *tr)
-{
-	tr->ops = &global_ops;
-	global_ops.private = tr;
-	ftrace_init_trace_array(tr);
-	init_array_fgraph_ops(tr, tr->ops);
-}
 
 /**
  * ftrace_init_array_ops - set the callback of a trace array's ops

@@ -84,11 +84,14 @@ void ftrace_pick_trace_func(void);
 
 /* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
 void ftrace_update_pid_func(void);
+/* Register the func a pid-filtered ops calls (before any pid list is set). */
+void ftrace_ops_set_pid_func(ftrace_func_t func);
+/* FTRACE_OPS_FL_PID and its trace array has a pid or notrace-pid list. */
+bool ftrace_ops_pid_filtered(struct ftrace_ops *ops);
 
 /* ftrace_pid.c: the func used for an ops with FTRACE_OPS_FL_PID and pids set. */
 void ftrace_pid_func(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs);
-bool ftrace_pids_enabled(struct ftrace_ops *ops);
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
