@@ -6,7 +6,9 @@
  *   ftrace_base.c     the shared state: ftrace_lock, the dead flag,
  *                     ftrace_enabled, the shared callers' slots, the ops list
  *   ftrace.c          ops registration, the per-site dispatcher, recursion and
- *                     RCU assist, the ftrace_enabled sysctl, trampolines
+ *                     RCU assist, the ftrace_enabled sysctl
+ *   ftrace_tramp.c    the trampolines the arch allocates for an ops: lookups,
+ *                     kallsyms, perf events
  *   ftrace_sites.c    call-site records: boot, modules, init text, lookups
  *   ftrace_patch.c    what each site should call, and the batched update
  *   ftrace_hash.c     ip hashes, ops filter test, glob matching, func mapper
@@ -587,14 +589,22 @@ extern unsigned long ftrace_number_of_pages;
 extern unsigned long ftrace_number_of_groups;
 extern unsigned long ftrace_update_time;	/* ns spent NOPing at boot */
 
+/* ---- ftrace_tramp.c: the trampolines the arch allocates for an ops ---- */
+
 #ifdef CONFIG_DYNAMIC_FTRACE
-
-/* ---- ftrace.c: trampolines ------------------------------------------ */
-
+/* Publish a new trampoline / unpublish, wait for readers and free it. */
 void ftrace_trampoline_add(struct ftrace_ops *ops);
 void ftrace_trampoline_free(struct ftrace_ops *ops);
-
-#endif /* CONFIG_DYNAMIC_FTRACE */
+/* A removed ops' trampoline stops calling it and is unlisted; ftrace_lock. */
+void ftrace_trampoline_retire(struct ftrace_ops *ops);
+/* Let the arch create or retarget @ops' trampoline; ftrace_lock. */
+void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops);
+#else
+/* Trampolines need a call site to point at them: there are none. */
+static inline void ftrace_trampoline_free(struct ftrace_ops *ops) { }
+static inline void ftrace_trampoline_retire(struct ftrace_ops *ops) { }
+static inline void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops) { }
+#endif
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 extern int ftrace_graph_active;
