@@ -1318,33 +1318,3 @@ static int __init ftrace_sysctl_init(void)
 }
 late_initcall(ftrace_sysctl_init);
 #endif /* CONFIG_SYSCTL */
-
-/* ---- trace arrays ------------------------------------------------------ */
-
-/**
- * ftrace_init_array_ops - set the callback of a trace array's ops
- * @tr: the trace array
- * @func: the tracer's callback
- *
- * Context: tracer init, with the ops unregistered.
- */
-void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
-{
-	/* The global ops passes from tracer to tracer; it must be free. */
-	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
-		WARN(tr->ops->func != ftrace_stub,
-		     "ftrace: global ops still calls %ps\n", tr->ops->func);
-	tr->ops->func = func;
-	tr->ops->private = tr;
-}
-
-/**
- * ftrace_reset_array_ops - clear the callback of a trace array's ops
- * @tr: the trace array
- *
- * Context: tracer reset, with the ops unregistered.
- */
-void ftrace_reset_array_ops(struct trace_array *tr)
-{
-	tr->ops->func = ftrace_stub;
-}

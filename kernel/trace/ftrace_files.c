@@ -549,6 +549,34 @@ __init void ftrace_init_global_array_ops(struct trace_array *tr)
 	init_array_fgraph_ops(tr, tr->ops);
 }
 
+/**
+ * ftrace_init_array_ops - set the callback of a trace array's ops
+ * @tr: the trace array
+ * @func: the tracer's callback
+ *
+ * Context: tracer init, with the ops unregistered.
+ */
+void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
+{
+	/* The global ops passes from tracer to tracer; it must be free. */
+	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		WARN(tr->ops->func != ftrace_stub,
+		     "ftrace: global ops still calls %ps\n", tr->ops->func);
+	tr->ops->func = func;
+	tr->ops->private = tr;
+}
+
+/**
+ * ftrace_reset_array_ops - clear the callback of a trace array's ops
+ * @tr: the trace array
+ *
+ * Context: tracer reset, with the ops unregistered.
+ */
+void ftrace_reset_array_ops(struct trace_array *tr)
+{
+	tr->ops->func = ftrace_stub;
+}
+
 #ifdef CONFIG_DYNAMIC_FTRACE
 /**
  * ftrace_init_trace_array - initialise the core's lists in a trace array
