@@ -5,8 +5,9 @@
  * The core is split by concept:
  *   ftrace_base.c     the shared state: ftrace_lock, the dead flag,
  *                     ftrace_enabled, the shared callers' slots, the ops list
- *   ftrace.c          ops registration, the per-site dispatcher, recursion and
- *                     RCU assist, the ftrace_enabled sysctl
+ *   ftrace.c          ops registration, what the shared callers call, removal
+ *                     waits, the ftrace_enabled sysctl
+ *   ftrace_dispatch.c the per-site dispatcher, the recursion and RCU assist
  *   ftrace_tramp.c    the trampolines the arch allocates for an ops: lookups,
  *                     kallsyms, perf events
  *   ftrace_sites.c    call-site records: boot, modules, init text, lookups

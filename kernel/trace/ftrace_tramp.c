@@ -28,6 +28,7 @@
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 
+#include "trace.h"
 #include "ftrace_internal.h"
 
 /* What /proc/kallsyms calls an arch-allocated trampoline, and its "module". */
