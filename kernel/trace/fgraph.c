@@ -1054,28 +1054,6 @@ static struct ftrace_ops graph_ops = {
 	.trampoline	= FTRACE_GRAPH_TRAMP_ADDR,
 };
 
-/**
- * ftrace_enable_ftrace_graph_caller - arch hook: graph users appeared
- *
- * Arches whose callers need patching for the graph path override it.
- *
- * Return: 0.
- */
-int __weak ftrace_enable_ftrace_graph_caller(void)
-{
-	return 0;
-}
-
-/**
- * ftrace_disable_ftrace_graph_caller - arch hook: the last graph user left
- *
- * Return: 0.
- */
-int __weak ftrace_disable_ftrace_graph_caller(void)
-{
-	return 0;
-}
-
 /* The entry callback of a pid-filtered user (set_ftrace_pid). */
 static int fg_pid_entry(struct ftrace_graph_ent *trace,
 			struct fgraph_ops *gops, struct ftrace_regs *fregs)
@@ -1093,7 +1071,9 @@ static int fg_pid_entry(struct ftrace_graph_ent *trace,
 
 static trace_func_graph_ent_t fg_entry_for(struct fgraph_ops *gops)
 {
-	return ftrace_pids_enabled(&gops->ops) ? fg_pid_entry : gops->saved_func;
+	if (ftrace_ops_pid_filtered(&gops->ops))
+		return fg_pid_entry;
+	return gops->saved_func;
 }
 
 /**

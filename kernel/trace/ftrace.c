@@ -4,14 +4,14 @@
  * (ftrace_caller / ftrace_regs_caller) call.
  *
  * This file holds
- *  - ftrace_ops_list, the registered top-level ops in registration order,
- *    and the rules for adding and removing ops, managers and subops;
- *  - the per-site dispatcher arch_ftrace_ops_list_func() and the assist
- *    wrapper for ops that want recursion or RCU protection from the core;
- *  - the choice of the function the shared callers call, and with which op;
- *  - ftrace_enabled (sysctl kernel.ftrace_enabled), ftrace_kill();
- *  - the bookkeeping of trampolines the arch code allocates for an ops
- *    (kernel_text_address(), unwinders, /proc/kallsyms, perf ksymbols).
+ *  - the rules for adding to and removing from ftrace_ops_list (the list
+ *    itself is in ftrace_base.c), for ops, managers and subops;
+ *  - the choice of the function the shared callers call, and with which op
+ *    (the slots themselves are in ftrace_base.c);
+ *  - the sysctl kernel.ftrace_enabled (ftrace_enabled_set()).
+ * What a shared call site runs, the dispatcher and the assist wrapper, is
+ * in ftrace_dispatch.c; the bookkeeping of the trampolines the arch
+ * allocates for an ops is in ftrace_tramp.c.
  *
  * Locking and lifetime:
  *  - ftrace_lock serialises every change made here.  A change reaches the
@@ -26,54 +26,21 @@
  *    the manager is registered exactly while that list is not empty.
  *  - When unregistering returns, no CPU and no task can still be running
  *    the ops' callback or trampoline, whether the ops is static or not.
- *  - A registered top-level ops whose trampoline the arch allocated
- *    (FTRACE_OPS_FL_ALLOC_TRAMP) is linked on ftrace_tramp_list through
- *    ops->list; readers walk that list locklessly (RCU or preemption off).
  */
 #include <linux/delay.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
-#include <linux/kmsan-checks.h>
-#include <linux/kprobes.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
-#include <linux/slab.h>
 #include <linux/sysctl.h>
-#include <linux/trace_recursion.h>
 
 #include <asm/sections.h>
 
 #include "ftrace_internal.h"
 #include "trace.h"
 
-/* What /proc/kallsyms calls an arch-allocated trampoline, and its "module". */
-#define FTRACE_TRAMPOLINE_SYM	"ftrace_trampoline"
-#define FTRACE_TRAMPOLINE_MOD	"__builtin__ftrace"
-
 /* How often an update that only removes callbacks is retried on -ENOMEM. */
 #define FTRACE_REMOVAL_TRIES	50
-
-/* Serialises all changes of the core; see ftrace_internal.h. */
-DEFINE_MUTEX(ftrace_lock);
-
-/* End marker of ftrace_ops_list; also the op the dispatcher is handed. */
-struct ftrace_ops ftrace_list_end __read_mostly = {
-	.flags		= FTRACE_OPS_FL_STUB,
-	.func		= ftrace_stub,
-#ifdef CONFIG_DYNAMIC_FTRACE
-	.subop_list	= LIST_HEAD_INIT(ftrace_list_end.subop_list),
-	.func_hash	= &ftrace_list_end.local_hash,
-	.local_hash	= {
-		.regex_lock	= __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
-	},
-#endif
-};
-
-struct ftrace_ops __rcu *ftrace_ops_list __read_mostly =
-	(struct ftrace_ops __rcu *)&ftrace_list_end;
 
 /* The top-level trace array's ops (tr->ops of the global trace array). */
 struct ftrace_ops global_ops = {
@@ -91,13 +58,8 @@ struct ftrace_ops global_ops = {
 };
 
 /*
- * The shared callers.  ftrace_caller loads function_trace_op into the third
- * argument register and a few instructions later (preemptibly) calls the
- * target patched into ftrace_call; ftrace_regs_caller does the same.  The
- * target is ftrace_stub, arch_ftrace_ops_list_func (both ignore the op), or
- * the function of the only registered ops, which needs that ops as op.
- *
- * ftrace_trace_function is the target chosen by the last
+ * The shared callers' slots, ftrace_trace_function and function_trace_op
+ * (ftrace_base.c).  ftrace_trace_function is the target chosen by the last
  * ftrace_pick_trace_func(), which the same update installs.  An update that
  * fails changes nothing, so the choice is put back (ftrace_update_sites()).
  *
@@ -113,60 +75,10 @@ struct ftrace_ops global_ops = {
  *    which waits anyway, finishes the switch after its wait.
  * All of it under ftrace_lock.
  */
-ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
-struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 static struct ftrace_ops *callers_settled_op = &ftrace_list_end;
 static bool callers_idle = true;
 /* Writes of function_trace_op, for waits made without ftrace_lock. */
 static unsigned long callers_op_changes;
-
-/* Sites may be patched; set to 1 by ftrace_init() once the sites are NOPs. */
-int ftrace_enabled __read_mostly;
-/* The value of the last successful ftrace_enabled_set(). */
-int last_ftrace_enabled;
-
-/* Set for good when the core found itself in an unknown state. */
-static bool ftrace_killed __read_mostly;
-
-/* ---- death ------------------------------------------------------------ */
-
-/**
- * ftrace_kill - stop the function-hook core for good
- *
- * Used when the core hit an inconsistency (a site that could not be
- * patched) or by tests.  Nothing is patched any more and every later
- * register, unregister or update fails with -ENODEV.  Sites already
- * patched are left as they are.
- *
- * Context: any; takes no lock.
- */
-void ftrace_kill(void)
-{
-	WRITE_ONCE(ftrace_killed, true);
-	ftrace_enabled = 0;
-	WRITE_ONCE(ftrace_trace_function, ftrace_stub);
-	kprobe_ftrace_kill();
-}
-
-/**
- * ftrace_is_dead - has ftrace_kill() been called?
- *
- * Return: 1 if the core is dead, 0 otherwise.
- */
-int ftrace_is_dead(void)
-{
-	return ftrace_core_dead();
-}
-
-/**
- * ftrace_core_dead - has ftrace_kill() been called?
- *
- * Return: true if the core is dead.
- */
-bool ftrace_core_dead(void)
-{
-	return READ_ONCE(ftrace_killed);
-}
 
 /* ---- ops initialisation ---------------------------------------------- */
 
@@ -239,158 +151,6 @@ void ftrace_ops_init(struct ftrace_ops *ops)
 }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
-
-/* ---- the hot path ----------------------------------------------------- */
-
-/*
- * The empty set, for a site the current generation does not know: just
- * the NULL end mark (a static flexible array gets its initialised room).
- */
-struct ftrace_site_set ftrace_no_site_set = { .ops = { NULL } };
-
-static void notrace ftrace_ops_assist_func(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs);
-
-/*
- * A member with one of FTRACE_OPS_CALL_CHECKS: skip it where it must not
- * run, and let the assist wrapper provide the recursion/RCU protection it
- * asked for.
- */
-static void notrace ftrace_call_checked(struct ftrace_ops *op,
-					unsigned long flags, unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_regs *fregs)
-{
-	if (flags & FTRACE_OPS_FL_STUB)
-		return;
-	/* A site still on its way to ftrace_regs_caller has no pt_regs yet. */
-	if ((flags & FTRACE_OPS_FL_SAVE_REGS) && !ftrace_get_regs(fregs))
-		return;
-	if (flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU)) {
-		ftrace_ops_assist_func(ip, parent_ip, op, fregs);
-		return;
-	}
-	op->func(ip, parent_ip, op, fregs);
-}
-
-/**
- * arch_ftrace_ops_list_func - call every ops that wants this call site
- * @ip: address of the call site
- * @parent_ip: return address of the traced function
- * @op: ignored (function_trace_op may be stale here)
- * @fregs: the register frame built by the shared caller
- *
- * The target of ftrace_call / ftrace_regs_call whenever more than one ops
- * is registered (the linker script aliases ftrace_ops_list_func to it).
- * The set of ops comes from the current site generation: one lookup,
- * whatever else is registered.  Preemption stays off while the set is in
- * use, which keeps the generation alive (it is freed after
- * synchronize_rcu_tasks_rude()).
- *
- * A member is called the way its own trampoline would call it: directly,
- * or through the assist wrapper when it asked the core for recursion or
- * RCU protection.  Members without FTRACE_OPS_FL_RECURSION protect
- * themselves, as they must on their trampoline; so the dispatcher takes no
- * recursion lock of its own, which keeps a shared site close to the cost
- * of its callbacks.
- *
- * Context: any, including NMI and where RCU is not watching.
- */
-void notrace arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
-{
-	struct ftrace_site_set *set;
-	struct ftrace_ops **next, *member;
-
-	kmsan_unpoison_memory(fregs, ftrace_regs_size());
-
-	preempt_disable_notrace();
-	set = ftrace_dispatch_find(ip);
-	/* ops[] ends with NULL: one pointer is all the loop keeps. */
-	for (next = set->ops; (member = *next); next++) {
-		unsigned long flags = READ_ONCE(member->flags);
-
-		if (unlikely(flags & FTRACE_OPS_CALL_CHECKS)) {
-			ftrace_call_checked(member, flags, ip, parent_ip, fregs);
-			continue;
-		}
-		/* ->func may change (pid filter): it is one word, loaded once. */
-		member->func(ip, parent_ip, member, fregs);
-	}
-	preempt_enable_notrace();
-}
-
-NOKPROBE_SYMBOL(arch_ftrace_ops_list_func);
-
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-/*
- * What a call site's ops literal can hold (see ftrace_rec_call_ops()):
- * besides a single ops, these two, which live forever.  ftrace_caller
- * calls literal->func with the literal as op.
- *
- * ftrace_list_ops: a site wanted by several ops, or by one that needs the
- * core's checks, runs the dispatcher, which finds its set in one lookup.
- * ftrace_nop_ops: a site that calls nothing; a CPU that passed the call
- * just before it became a NOP may still load the literal, and then calls
- * the stub.
- */
-const struct ftrace_ops ftrace_list_ops = {
-	.func	= arch_ftrace_ops_list_func,
-	.flags	= FTRACE_OPS_FL_STUB,
-};
-
-const struct ftrace_ops ftrace_nop_ops = {
-	.func	= ftrace_stub,
-	.flags	= FTRACE_OPS_FL_STUB,
-};
-#endif
-
-/*
- * Called instead of op->func, from the ops' trampoline or from the shared
- * callers, for an ops that asked the core for recursion or RCU protection.
- */
-static void notrace ftrace_ops_assist_func(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs)
-{
-	bool rcu_ok;
-	int bit;
-
-	/* One level per context: a callback re-entering here is dropped. */
-	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
-	if (unlikely(bit < 0))
-		return;
-
-	/* An RCU-flagged ops is skipped where RCU does not watch (idle). */
-	rcu_ok = !(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching();
-	if (likely(rcu_ok))
-		op->func(ip, parent_ip, op, fregs);
-
-	trace_clear_recursion(bit);
-}
-
-NOKPROBE_SYMBOL(ftrace_ops_assist_func);
-
-/**
- * ftrace_ops_get_func - the function a caller dedicated to one ops calls
- * @ops: the ops
- *
- * Used for the ops' own trampoline and for ftrace_call when @ops is the
- * only registered ops.
- *
- * Return: the assist wrapper if @ops has FTRACE_OPS_FL_RECURSION or
- * FTRACE_OPS_FL_RCU (the core provides the protection), else @ops->func.
- */
-ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
-{
-	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
-		return ftrace_ops_assist_func;
-	return ops->func;
-}
 
 /* ---- the registered ops list ----------------------------------------- */
 
@@ -679,353 +439,62 @@ static void ftrace_wait_for_callbacks(bool tasks)
 	ftrace_callers_waited(tasks);
 }
 
-/* ---- trampolines ------------------------------------------------------ */
-
-#ifdef CONFIG_DYNAMIC_FTRACE
-
-void __weak arch_ftrace_update_trampoline(struct ftrace_ops *ops)
-{
-}
-
-void * __weak arch_ftrace_trampoline_func(struct ftrace_ops *ops,
-					  struct dyn_ftrace *rec)
-{
-	return NULL;
-}
-
-void __weak arch_ftrace_trampoline_free(struct ftrace_ops *ops)
-{
-}
-
-/* Ops with an arch-allocated trampoline, linked through ops->list. */
-static LIST_HEAD(ftrace_tramp_list);
-
-static bool ftrace_tramp_listed(struct ftrace_ops *ops)
-{
-	struct ftrace_ops *op;
-
-	list_for_each_entry(op, &ftrace_tramp_list, list)
-		if (op == ops)
-			return true;
-	return false;
-}
-
-/**
- * ftrace_trampoline_add - publish an ops' newly allocated trampoline
- * @ops: an ops whose trampoline the arch code just allocated
- *
- * Makes the trampoline known to is_ftrace_trampoline(), /proc/kallsyms
- * and perf.  Does nothing for a trampoline the arch did not allocate
- * (FTRACE_OPS_FL_ALLOC_TRAMP unset) or one already published.
- *
- * Context: ftrace_lock held.
- */
-void ftrace_trampoline_add(struct ftrace_ops *ops)
-{
-	lockdep_assert_held(&ftrace_lock);
-
-	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !ops->trampoline ||
-	    ftrace_tramp_listed(ops))
-		return;
-
-	list_add_rcu(&ops->list, &ftrace_tramp_list);
-	/* The symbol first, then the text that appeared under it. */
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
-			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
-	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
-			     (void *)ops->trampoline, ops->trampoline_size);
-}
-
-static bool ftrace_trampoline_unlist(struct ftrace_ops *ops);
-
-/**
- * ftrace_trampoline_free - retire and free an ops' trampoline
- * @ops: an ops no site and no task can reach any more
- *
- * Unpublishes the trampoline (perf events, kallsyms, lookups), waits until
- * lockless readers are done with @ops, then lets the arch free it.
- *
- * Context: ftrace_lock held; sleeps.
- */
-void ftrace_trampoline_free(struct ftrace_ops *ops)
-{
-	lockdep_assert_held(&ftrace_lock);
-
-	if (ftrace_trampoline_unlist(ops))
-		synchronize_rcu();
-	arch_ftrace_trampoline_free(ops);
-}
+/* ---- pid filtering ---------------------------------------------------- */
 
 /*
- * Unpublish @ops' trampoline; the caller waits for the list's lockless
- * readers before it frees the trampoline.  Returns whether it was listed.
+ * The function a pid-filtered ops calls instead of its own (ftrace_pid.c's
+ * check of the running task), registered before any pid list can be set.
+ * Read under ftrace_lock; NULL until registered, and then no ops is pid
+ * filtered.
  */
-static bool ftrace_trampoline_unlist(struct ftrace_ops *ops)
-{
-	void *tramp = (void *)ops->trampoline;
+static ftrace_func_t ftrace_ops_pid_func;
 
-	if (!ftrace_tramp_listed(ops))
+/**
+ * ftrace_ops_set_pid_func - register the pid check of pid-filtered ops
+ * @func: called instead of op->func (which it calls, as op->saved_func,
+ *	  for the tasks to trace) by every ops that ftrace_ops_pid_filtered()
+ *	  says is filtered
+ *
+ * Must happen before the first pid list of a trace array is set; setting
+ * the same function again changes nothing.
+ *
+ * Context: process context.
+ */
+void ftrace_ops_set_pid_func(ftrace_func_t func)
+{
+	WRITE_ONCE(ftrace_ops_pid_func, func);
+}
+
+/**
+ * ftrace_ops_pid_filtered - is pid filtering in force for an ops?
+ * @ops: an ops, possibly a subops of the function graph manager
+ *
+ * Return: true if @ops asked for pid filtering (FTRACE_OPS_FL_PID) and the
+ * trace array it belongs to (ops->private) has a pid or notrace-pid list.
+ */
+bool ftrace_ops_pid_filtered(struct ftrace_ops *ops)
+{
+	struct trace_array *tr = ops->private;
+
+	if (!(ops->flags & FTRACE_OPS_FL_PID) || !tr)
 		return false;
-	perf_event_text_poke(tramp, tramp, ops->trampoline_size, NULL, 0);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
-			   ops->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
-	list_del_rcu(&ops->list);
-	return true;
-}
-
-/*
- * @ops is being removed: a trampoline of ours stops calling its function
- * ((c) under "Removal") and leaves the list.  The caller's wait covers the
- * list readers, arch_ftrace_trampoline_free() then frees it.
- */
-static void ftrace_trampoline_retire(struct ftrace_ops *ops)
-{
-	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !ops->trampoline)
-		return;
-	arch_ftrace_update_trampoline(ops);
-	ftrace_trampoline_unlist(ops);
-}
-
-/* Let the arch create or retarget @ops' trampoline; publish a new one. */
-static void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops)
-{
-	unsigned long before = ops->trampoline;
-
-	arch_ftrace_update_trampoline(ops);
-	if (ops->trampoline && ops->trampoline != before)
-		ftrace_trampoline_add(ops);
+	return rcu_access_pointer(tr->function_pids) ||
+	       rcu_access_pointer(tr->function_no_pids);
 }
 
 /**
- * ftrace_ops_trampoline - find the ops owning an allocated trampoline
- * @addr: a text address
+ * ftrace_pids_enabled - linux/ftrace.h's name of ftrace_ops_pid_filtered()
+ * @ops: an ops
  *
- * Return: the ops whose arch-allocated trampoline contains @addr, or NULL.
- * The ops stays valid only while the caller can be sure its trampoline is
- * in use (for example, while unwinding a task running in it).
+ * For the function tracer (trace_functions.c), which skips one more stack
+ * frame when the pid check is in between.
  *
- * Context: any, lockless.
+ * Return: ftrace_ops_pid_filtered(@ops).
  */
-struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
+bool ftrace_pids_enabled(struct ftrace_ops *ops)
 {
-	struct ftrace_ops *op, *found = NULL;
-
-	preempt_disable_notrace();
-	list_for_each_entry_rcu(op, &ftrace_tramp_list, list, true) {
-		if (addr >= op->trampoline &&
-		    addr - op->trampoline < op->trampoline_size) {
-			found = op;
-			break;
-		}
-	}
-	preempt_enable_notrace();
-	return found;
+	return ftrace_ops_pid_filtered(ops);
 }
-
-/**
- * is_ftrace_trampoline - is an address inside an allocated trampoline?
- * @addr: a text address
- *
- * Return: true if @addr is in the trampoline the arch allocated for a
- * registered ops (kernel_text_address() counts it as kernel text).
- *
- * Context: any, lockless.
- */
-bool is_ftrace_trampoline(unsigned long addr)
-{
-	return ftrace_ops_trampoline(addr);
-}
-
-/* ---- kallsyms: freed module init functions, trampolines -------------- */
-
-#ifdef CONFIG_MODULES
-/*
- * A traced function of a module's init text, kept after that text is freed
- * so that addresses already in trace buffers still resolve.  Added and
- * removed under ftrace_lock, read under RCU, freed after a grace period.
- */
-struct ftrace_kept_sym {
-	struct list_head	list;
-	struct rcu_head		rcu;
-	struct module		*mod;
-	unsigned long		addr;
-	unsigned long		size;
-	char			name[];
-};
-
-static LIST_HEAD(ftrace_kept_syms);
-
-/**
- * ftrace_mod_syms_keep - remember the function of a call site being freed
- * @mod: the module whose init text is freed
- * @ip: a call site in that text
- *
- * Called by ftrace_free_mem() for each site of a module's init text while
- * some ops is registered, before the text and its symbols go away.
- * Allocation failure only loses the name.
- *
- * Context: ftrace_lock held; may sleep.
- */
-void ftrace_mod_syms_keep(struct module *mod, unsigned long ip)
-{
-	char name[KSYM_NAME_LEN];
-	struct ftrace_kept_sym *ks;
-	unsigned long size, off;
-	char *modname;
-	size_t len;
-
-	lockdep_assert_held(&ftrace_lock);
-
-	if (!kallsyms_lookup(ip, &size, &off, &modname, name))
-		return;
-	len = strlen(name) + 1;
-	ks = kmalloc(struct_size(ks, name, len), GFP_KERNEL);
-	if (!ks)
-		return;
-	ks->mod = mod;
-	ks->addr = ip - off;
-	ks->size = size;
-	memcpy(ks->name, name, len);
-	list_add_tail_rcu(&ks->list, &ftrace_kept_syms);
-}
-
-/**
- * ftrace_mod_syms_drop - forget the kept functions of a module
- * @mod: a module going away
- *
- * Context: ftrace_lock held.
- */
-void ftrace_mod_syms_drop(struct module *mod)
-{
-	struct ftrace_kept_sym *ks, *tmp;
-
-	lockdep_assert_held(&ftrace_lock);
-
-	list_for_each_entry_safe(ks, tmp, &ftrace_kept_syms, list) {
-		if (ks->mod != mod)
-			continue;
-		list_del_rcu(&ks->list);
-		kfree_rcu(ks, rcu);
-	}
-}
-
-/**
- * ftrace_mod_address_lookup - resolve an address of freed module init text
- * @addr: the address
- * @size: if not NULL, gets the function's size
- * @off: if not NULL, gets @addr's offset in the function
- * @modname: if not NULL, gets the module name
- * @modbuildid: if not NULL, gets the module build id
- * @sym: gets the function name (KSYM_NAME_LEN bytes)
- *
- * Return: the length of the name, or 0 if @addr is not a kept function.
- *
- * Context: any; lockless.
- */
-int ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-			      unsigned long *off, char **modname,
-			      const unsigned char **modbuildid, char *sym)
-{
-	struct ftrace_kept_sym *ks;
-
-	guard(rcu)();
-	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
-		if (addr < ks->addr || addr - ks->addr >= ks->size)
-			continue;
-		if (size)
-			*size = ks->size;
-		if (off)
-			*off = addr - ks->addr;
-		if (modname)
-			*modname = ks->mod->name;
-		if (modbuildid)
-			*modbuildid = module_buildid(ks->mod);
-		return strscpy(sym, ks->name, KSYM_NAME_LEN);
-	}
-	return 0;
-}
-
-/* Fills in kept symbol number *@symnum, or consumes their count from it. */
-static bool ftrace_kept_sym_nth(unsigned int *symnum, unsigned long *value,
-				char *type, char *name, char *module_name,
-				int *exported)
-{
-	struct ftrace_kept_sym *ks;
-
-	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
-		if (*symnum) {
-			(*symnum)--;
-			continue;
-		}
-		*value = ks->addr;
-		*type = 'T';
-		strscpy(name, ks->name, KSYM_NAME_LEN);
-		strscpy(module_name, ks->mod->name, MODULE_NAME_LEN);
-		*exported = 1;
-		return true;
-	}
-	return false;
-}
-#else
-static bool ftrace_kept_sym_nth(unsigned int *symnum, unsigned long *value,
-				char *type, char *name, char *module_name,
-				int *exported)
-{
-	return false;
-}
-#endif /* CONFIG_MODULES */
-
-/**
- * ftrace_mod_get_kallsym - the symbols /proc/kallsyms lists for ftrace
- * @symnum: index of the symbol wanted
- * @value: gets its address
- * @type: gets its type letter
- * @name: gets its name (KSYM_NAME_LEN bytes)
- * @module_name: gets its module name (MODULE_NAME_LEN bytes)
- * @exported: gets whether it counts as exported
- *
- * Lists the kept functions of freed module init text, then one
- * "ftrace_trampoline" in module "__builtin__ftrace" per allocated
- * trampoline.
- *
- * Return: 0 if symbol @symnum exists, -ERANGE otherwise.
- *
- * Context: process context; lockless.
- */
-int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
-			   char *type, char *name, char *module_name,
-			   int *exported)
-{
-	struct ftrace_ops *op;
-
-	guard(rcu)();
-	if (ftrace_kept_sym_nth(&symnum, value, type, name, module_name,
-				exported))
-		return 0;
-
-	list_for_each_entry_rcu(op, &ftrace_tramp_list, list) {
-		if (symnum) {
-			symnum--;
-			continue;
-		}
-		*value = op->trampoline;
-		*type = 't';
-		strscpy(name, FTRACE_TRAMPOLINE_SYM, KSYM_NAME_LEN);
-		strscpy(module_name, FTRACE_TRAMPOLINE_MOD, MODULE_NAME_LEN);
-		*exported = 0;
-		return 0;
-	}
-	return -ERANGE;
-}
-
-#else /* !CONFIG_DYNAMIC_FTRACE */
-
-/* Trampolines need a call site to point at them: there are none. */
-static void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops) { }
-static void ftrace_trampoline_free(struct ftrace_ops *ops) { }
-static void ftrace_trampoline_retire(struct ftrace_ops *ops) { }
-
-#endif /* CONFIG_DYNAMIC_FTRACE */
 
 /* ---- registration ----------------------------------------------------- */
 
@@ -1097,6 +566,7 @@ static int ftrace_ops_check(struct ftrace_ops *ops)
  */
 int __register_ftrace_function(struct ftrace_ops *ops)
 {
+	ftrace_func_t pid_func;
 	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
@@ -1116,8 +586,9 @@ int __register_ftrace_function(struct ftrace_ops *ops)
 		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
 
 	ops->saved_func = ops->func;
-	if (ftrace_pids_enabled(ops))
-		ops->func = ftrace_pid_func;
+	pid_func = READ_ONCE(ftrace_ops_pid_func);
+	if (pid_func && ftrace_ops_pid_filtered(ops))
+		ops->func = pid_func;
 	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
 
 	/* The trampoline calls ftrace_ops_get_func(ops): func is final now. */
@@ -1569,14 +1040,16 @@ int ftrace_ops_hash_changed(struct ftrace_ops *ops)
 /**
  * ftrace_update_pid_func - follow a change of the pid filters
  *
- * Points every registered FTRACE_OPS_FL_PID ops at ftrace_pid_func() or
- * back at its own function, retargets its trampoline, tells fgraph, and
- * updates the shared callers if a function changed.
+ * Points every registered FTRACE_OPS_FL_PID ops at the pid check that
+ * ftrace_ops_set_pid_func() registered, or back at its own function,
+ * retargets its trampoline, and updates the shared callers if a function
+ * changed.  fgraph's users are the caller's to tell.
  *
  * Context: ftrace_lock held; may sleep.
  */
 void ftrace_update_pid_func(void)
 {
+	ftrace_func_t pid_func = READ_ONCE(ftrace_ops_pid_func);
 	bool changed = false;
 	struct ftrace_ops *op;
 	ftrace_func_t func;
@@ -1589,15 +1062,14 @@ void ftrace_update_pid_func(void)
 	for_each_registered_ops(op) {
 		if (!(op->flags & FTRACE_OPS_FL_PID))
 			continue;
-		func = ftrace_pids_enabled(op) ? ftrace_pid_func : op->saved_func;
+		func = pid_func && ftrace_ops_pid_filtered(op) ?
+		       pid_func : op->saved_func;
 		if (op->func == func)
 			continue;
 		WRITE_ONCE(op->func, func);
 		ftrace_ops_refresh_trampoline(op);
 		changed = true;
 	}
-
-	fgraph_update_pid_func();
 
 	/* The dispatcher reads op->func each time; ftrace_call may not. */
 	if (changed)
@@ -1694,47 +1166,3 @@ static int __init ftrace_sysctl_init(void)
 }
 late_initcall(ftrace_sysctl_init);
 #endif /* CONFIG_SYSCTL */
-
-/* ---- trace arrays ------------------------------------------------------ */
-
-/**
- * ftrace_init_global_array_ops - give the top-level trace array its ops
- * @tr: the global trace array
- *
- * Context: boot.
- */
-__init void ftrace_init_global_array_ops(struct trace_array *tr)
-{
-	tr->ops = &global_ops;
-	global_ops.private = tr;
-	ftrace_init_trace_array(tr);
-	init_array_fgraph_ops(tr, tr->ops);
-}
-
-/**
- * ftrace_init_array_ops - set the callback of a trace array's ops
- * @tr: the trace array
- * @func: the tracer's callback
- *
- * Context: tracer init, with the ops unregistered.
- */
-void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
-{
-	/* The global ops passes from tracer to tracer; it must be free. */
-	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
-		WARN(tr->ops->func != ftrace_stub,
-		     "ftrace: global ops still calls %ps\n", tr->ops->func);
-	tr->ops->func = func;
-	tr->ops->private = tr;
-}
-
-/**
- * ftrace_reset_array_ops - clear the callback of a trace array's ops
- * @tr: the trace array
- *
- * Context: tracer reset, with the ops unregistered.
- */
-void ftrace_reset_array_ops(struct trace_array *tr)
-{
-	tr->ops->func = ftrace_stub;
-}

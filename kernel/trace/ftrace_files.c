@@ -11,7 +11,8 @@
  * and the places where the other files of the core get their tracefs
  * entries: set_ftrace_filter/notrace (per trace array, ftrace_regex.c does
  * the work), set_graph_function/notrace (ftrace_regex.c), set_ftrace_pid and
- * set_ftrace_notrace_pid (ftrace_pid.c) and the profiler (ftrace_profile.c).
+ * set_ftrace_notrace_pid (ftrace_pid.c) and the profiler (ftrace_profile.c);
+ * and the setup of a trace array's part of the core (its ops and lists).
  *
  * Walking the records: the site groups may be unlinked (module unload) or
  * replaced (init text freed) whenever ftrace_lock is not held.  A reader
@@ -490,6 +491,8 @@ void ftrace_destroy_filter_files(struct ftrace_ops *ops)
  */
 void ftrace_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 {
+	/* Before a pid list can be set: pid-filtered ops call the pid check. */
+	ftrace_ops_set_pid_func(ftrace_pid_func);
 	trace_create_file("set_ftrace_pid", TRACE_MODE_WRITE, d_tracer, tr,
 			  &ftrace_pid_fops);
 	trace_create_file("set_ftrace_notrace_pid", TRACE_MODE_WRITE, d_tracer,
@@ -530,6 +533,48 @@ void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 	ftrace_profile_create_files(d_tracer);
+}
+
+/**
+ * ftrace_init_global_array_ops - give the top-level trace array its ops
+ * @tr: the global trace array
+ *
+ * Context: boot.
+ */
+__init void ftrace_init_global_array_ops(struct trace_array *tr)
+{
+	tr->ops = &global_ops;
+	global_ops.private = tr;
+	ftrace_init_trace_array(tr);
+	init_array_fgraph_ops(tr, tr->ops);
+}
+
+/**
+ * ftrace_init_array_ops - set the callback of a trace array's ops
+ * @tr: the trace array
+ * @func: the tracer's callback
+ *
+ * Context: tracer init, with the ops unregistered.
+ */
+void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
+{
+	/* The global ops passes from tracer to tracer; it must be free. */
+	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		WARN(tr->ops->func != ftrace_stub,
+		     "ftrace: global ops still calls %ps\n", tr->ops->func);
+	tr->ops->func = func;
+	tr->ops->private = tr;
+}
+
+/**
+ * ftrace_reset_array_ops - clear the callback of a trace array's ops
+ * @tr: the trace array
+ *
+ * Context: tracer reset, with the ops unregistered.
+ */
+void ftrace_reset_array_ops(struct trace_array *tr)
+{
+	tr->ops->func = ftrace_stub;
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE

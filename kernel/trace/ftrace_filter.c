@@ -2,8 +2,9 @@
 /*
  * Choosing which call sites an ops traces: matching function names against
  * the call-site records, the filter/notrace API of include/linux/ftrace.h,
- * installing a new hash into an ops, the set_graph_* hashes, and the
- * ftrace_filter= family of boot parameters.
+ * installing a new hash into an ops, the set_graph_* hashes, the
+ * ftrace_filter= family of boot parameters, and retiring the addresses of
+ * text that went away from all of these hashes (ftrace_hashes_drop_range()).
  *
  * Locking, outermost first:
  *   ops->func_hash->regex_lock  one filter change of an ops at a time
@@ -907,6 +908,99 @@ int ftrace_graph_hash_install(bool is_notrace, struct ftrace_hash *hash)
 	return 0;
 }
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
+
+/* ---- dropping addresses of text that went away --------------------------- */
+
+/* A list pointer that only changes under ftrace_lock, which we hold. */
+static struct ftrace_ops *ftrace_ops_held(struct ftrace_ops __rcu **slot)
+{
+	return rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+}
+
+/* The text being dropped: [start, end). */
+struct ftrace_dead_text {
+	unsigned long	start;
+	unsigned long	end;
+};
+
+static void ftrace_hash_retire(struct ftrace_hash *hash,
+			       const struct ftrace_dead_text *dead)
+{
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	if (ftrace_hash_empty(hash))
+		return;
+	for_each_hash_entry(hash, i, entry) {
+		if (entry->ip >= dead->start && entry->ip < dead->end)
+			WRITE_ONCE(entry->ip, 0);
+	}
+}
+
+static void ftrace_ops_retire(struct ftrace_ops *ops,
+			      const struct ftrace_dead_text *dead)
+{
+	struct ftrace_ops_hash *fh = ops ? ops->func_hash : NULL;
+
+	if (!fh)
+		return;
+	ftrace_hash_retire(ftrace_hash_held(&fh->filter_hash), dead);
+	ftrace_hash_retire(ftrace_hash_held(&fh->notrace_hash), dead);
+}
+
+/* Registered ops, and the subops of the managers among them. */
+static void ftrace_registered_retire(const struct ftrace_dead_text *dead)
+{
+	struct ftrace_ops *op, *subops;
+
+	for (op = ftrace_ops_held(&ftrace_ops_list);
+	     op && op != &ftrace_list_end; op = ftrace_ops_held(&op->next)) {
+		ftrace_ops_retire(op, dead);
+		if (!ftrace_ops_has_subops(op))
+			continue;
+		list_for_each_entry(subops, &op->subop_list, list)
+			ftrace_ops_retire(subops, dead);
+	}
+}
+
+/**
+ * ftrace_hashes_drop_range - forget call sites of text that went away
+ * @start: first address of the dead text
+ * @end: first address after it
+ *
+ * Retires (see the top of ftrace_hash.c) every entry in [@start, @end) of the
+ * filter and notrace hashes of each registered ops and of the subops it
+ * manages, of global_ops, of every trace array's ops and of the set_graph_*
+ * hashes, so that text loaded later at the same addresses is not selected
+ * by a stale entry.  Call it after the records of the range are gone and
+ * before the text can be reused.
+ *
+ * Context: process context; takes trace_types_lock, then ftrace_lock (the
+ * caller holds neither).
+ */
+void ftrace_hashes_drop_range(unsigned long start, unsigned long end)
+{
+	const struct ftrace_dead_text dead = { .start = start, .end = end };
+	struct trace_array *tr;
+
+	lockdep_assert_not_held(&ftrace_lock);
+
+	/* Trace arrays and their ops stay put under trace_types_lock. */
+	mutex_lock(&trace_types_lock);
+	mutex_lock(&ftrace_lock);
+
+	ftrace_registered_retire(&dead);
+	ftrace_ops_retire(&global_ops, &dead);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		ftrace_ops_retire(tr->ops, &dead);
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	ftrace_hash_retire(ftrace_hash_held(&ftrace_graph_hash), &dead);
+	ftrace_hash_retire(ftrace_hash_held(&ftrace_graph_notrace_hash), &dead);
+#endif
+
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&trace_types_lock);
+}
 
 /* ---- boot parameters ------------------------------------------------------- */
 

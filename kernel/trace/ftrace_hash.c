@@ -20,8 +20,9 @@
  *    preemption disabled; a replaced ops hash is freed through call_rcu()
  *    (ftrace_hash_free_rcu()).
  *  - The exception: when text goes away (module unload, init memory freed)
- *    ftrace_hashes_drop_range() retires the entries inside the dead range
- *    of published hashes in place, under trace_types_lock and ftrace_lock.  Retiring is a single
+ *    ftrace_hashes_drop_range() (ftrace_filter.c) retires the entries
+ *    inside the dead range of published hashes in place, under
+ *    trace_types_lock and ftrace_lock.  Retiring is a single
  *    store of 0 to entry->ip: the hlist links are not touched, so a reader
  *    walking the bucket at that moment still reaches the end of it, and no
  *    call site ever has address 0, so a retired entry matches nothing.  The
@@ -483,13 +484,6 @@ notrace bool ftrace_ops_wants_ip(struct ftrace_ops *ops, unsigned long ip)
 	return ftrace_hash_empty(skip) || !ftrace_hash_find(skip, ip);
 }
 
-/* A manager (fgraph's graph_ops) is an ops with subops on its subop_list. */
-static bool ftrace_ops_has_subops(struct ftrace_ops *ops)
-{
-	/* A never-initialised ops has a zeroed, not an empty, list head. */
-	return ops->subop_list.next && !list_empty(&ops->subop_list);
-}
-
 /**
  * ftrace_ops_or_subops_want_ip - does an ops, or any subops it manages,
  *				  select a call site?
@@ -572,115 +566,6 @@ bool ftrace_glob_match(const struct ftrace_glob *g, const char *str)
 	default:
 		return false;
 	}
-}
-
-/* ---- dropping addresses of text that went away --------------------------- */
-
-/* Pointers that only change under ftrace_lock, which we hold. */
-static struct ftrace_hash *ftrace_hash_held(struct ftrace_hash __rcu **slot)
-{
-	return rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
-}
-
-static struct ftrace_ops *ftrace_ops_held(struct ftrace_ops __rcu **slot)
-{
-	return rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
-}
-
-/* The text being dropped: [start, end). */
-struct ftrace_dead_text {
-	unsigned long	start;
-	unsigned long	end;
-};
-
-static void ftrace_hash_retire(struct ftrace_hash *hash,
-			       const struct ftrace_dead_text *dead)
-{
-	struct ftrace_func_entry *entry;
-	unsigned long i;
-
-	if (ftrace_hash_empty(hash))
-		return;
-	for_each_hash_entry(hash, i, entry) {
-		if (entry->ip >= dead->start && entry->ip < dead->end)
-			WRITE_ONCE(entry->ip, 0);
-	}
-}
-
-static void ftrace_ops_retire(struct ftrace_ops *ops,
-			      const struct ftrace_dead_text *dead)
-{
-	struct ftrace_ops_hash *fh = ops ? ops->func_hash : NULL;
-
-	if (!fh)
-		return;
-	ftrace_hash_retire(ftrace_hash_held(&fh->filter_hash), dead);
-	ftrace_hash_retire(ftrace_hash_held(&fh->notrace_hash), dead);
-}
-
-/* Registered ops, and the subops of the managers among them. */
-static void ftrace_registered_retire(const struct ftrace_dead_text *dead)
-{
-	struct ftrace_ops *op, *subops;
-
-	for (op = ftrace_ops_held(&ftrace_ops_list);
-	     op && op != &ftrace_list_end; op = ftrace_ops_held(&op->next)) {
-		ftrace_ops_retire(op, dead);
-		if (!ftrace_ops_has_subops(op))
-			continue;
-		list_for_each_entry(subops, &op->subop_list, list)
-			ftrace_ops_retire(subops, dead);
-	}
-}
-
-/*
- * The direct-call map of ftrace_direct.c is not an ftrace_hash and follows
- * its own locking (direct_mutex before ftrace_lock); it may override this
- * to forget the range.  Called with no lock held.
- */
-void __weak ftrace_direct_drop_range(unsigned long start, unsigned long end)
-{
-}
-
-/**
- * ftrace_hashes_drop_range - forget call sites of text that went away
- * @start: first address of the dead text
- * @end: first address after it
- *
- * Retires (see the top of this file) every entry in [@start, @end) of the
- * filter and notrace hashes of each registered ops and of the subops it
- * manages, of global_ops, of every trace array's ops and of the set_graph_*
- * hashes, so that text loaded later at the same addresses is not selected
- * by a stale entry.  Call it after the records of the range are gone and
- * before the text can be reused.
- *
- * Context: process context; takes trace_types_lock, then ftrace_lock (the
- * caller holds neither).
- */
-void ftrace_hashes_drop_range(unsigned long start, unsigned long end)
-{
-	const struct ftrace_dead_text dead = { .start = start, .end = end };
-	struct trace_array *tr;
-
-	lockdep_assert_not_held(&ftrace_lock);
-
-	ftrace_direct_drop_range(start, end);
-
-	/* Trace arrays and their ops stay put under trace_types_lock. */
-	mutex_lock(&trace_types_lock);
-	mutex_lock(&ftrace_lock);
-
-	ftrace_registered_retire(&dead);
-	ftrace_ops_retire(&global_ops, &dead);
-	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		ftrace_ops_retire(tr->ops, &dead);
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	ftrace_hash_retire(ftrace_hash_held(&ftrace_graph_hash), &dead);
-	ftrace_hash_retire(ftrace_hash_held(&ftrace_graph_notrace_hash), &dead);
-#endif
-
-	mutex_unlock(&ftrace_lock);
-	mutex_unlock(&trace_types_lock);
 }
 
 /* ---- function mapper ------------------------------------------------------ */

@@ -3,8 +3,13 @@
  * Private interface of the function-hook core (kernel/trace/ftrace*.c).
  *
  * The core is split by concept:
- *   ftrace.c          ops registration, the per-site dispatcher, recursion and
- *                     RCU assist, ftrace_enabled, trampolines bookkeeping
+ *   ftrace_base.c     the shared state: ftrace_lock, the dead flag,
+ *                     ftrace_enabled, the shared callers' slots, the ops list
+ *   ftrace.c          ops registration, what the shared callers call, removal
+ *                     waits, the ftrace_enabled sysctl
+ *   ftrace_dispatch.c the per-site dispatcher, the recursion and RCU assist
+ *   ftrace_tramp.c    the trampolines the arch allocates for an ops: lookups,
+ *                     kallsyms, perf events
  *   ftrace_sites.c    call-site records: boot, modules, init text, lookups
  *   ftrace_patch.c    what each site should call, and the batched update
  *   ftrace_hash.c     ip hashes, ops filter test, glob matching, func mapper
@@ -15,6 +20,8 @@
  *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
  *   ftrace_profile.c  function profiler
  *   ftrace_direct.c   direct-call trampolines
+ *   ftrace_lifecycle.c what the rest of the kernel calls: boot, module
+ *                     load and unload, freeing of text
  *   ftrace_static.c   the update without call-site records (!DYNAMIC_FTRACE):
  *                     one set of every enabled ops for every function
  *
@@ -36,21 +43,14 @@
 #include <linux/hash.h>
 #include <asm/sections.h>
 
+#include "ftrace_base.h"
+
 #ifdef CONFIG_FUNCTION_TRACER
 
-/* The top-level function tracer's ops, and the lock of every change. */
+/* The top-level function tracer's ops. */
 extern struct ftrace_ops global_ops;
-extern struct mutex ftrace_lock;
 
 /* ---- ftrace.c: ops registration ------------------------------------- */
-
-/* Every ops in ftrace_ops_list, in order; ftrace_lock held. */
-#define for_each_registered_ops(op)					\
-	for (op = rcu_dereference_protected(ftrace_ops_list,		\
-					    lockdep_is_held(&ftrace_lock)); \
-	     op != &ftrace_list_end;					\
-	     op = rcu_dereference_protected(op->next,			\
-					    lockdep_is_held(&ftrace_lock)))
 
 /* Add/remove @ops; with ftrace_lock held, and the command for the update. */
 int ftrace_startup(struct ftrace_ops *ops, int command);
@@ -63,10 +63,6 @@ int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			   int command);
 
-/* Non-zero while call sites may be patched (sysctl ftrace_enabled, not dead). */
-extern int ftrace_enabled;
-extern int last_ftrace_enabled;
-bool ftrace_core_dead(void);
 /*
  * What writing kernel.ftrace_enabled does: 0 fails with -EBUSY while a
  * PERMANENT ops is registered.  Returns 0, -EBUSY, -ENODEV (dead) or
@@ -91,11 +87,14 @@ void ftrace_pick_trace_func(void);
 
 /* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
 void ftrace_update_pid_func(void);
+/* Register the func a pid-filtered ops calls (before any pid list is set). */
+void ftrace_ops_set_pid_func(ftrace_func_t func);
+/* FTRACE_OPS_FL_PID and its trace array has a pid or notrace-pid list. */
+bool ftrace_ops_pid_filtered(struct ftrace_ops *ops);
 
 /* ftrace_pid.c: the func used for an ops with FTRACE_OPS_FL_PID and pids set. */
 void ftrace_pid_func(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs);
-bool ftrace_pids_enabled(struct ftrace_ops *ops);
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
@@ -250,6 +249,45 @@ struct ftrace_site_group *ftrace_site_group_of(const struct dyn_ftrace *rec,
  * (NULL for vmlinux).  Returns 0 or -ENOENT.
  */
 int ftrace_site_name(unsigned long ip, char *name, const char **modname);
+
+/*
+ * The records' part of the kernel's entry points (ftrace_lifecycle.c):
+ * build and NOP the vmlinux records at boot; drop the records of freed
+ * text (true if any were dropped); enable a module's records (true if it
+ * has any), unlink them when it goes, and free them after their readers.
+ */
+int __init ftrace_sites_boot(void);
+bool ftrace_sites_drop_text(struct module *mod, unsigned long start,
+			    unsigned long end);
+#ifdef CONFIG_MODULES
+bool ftrace_sites_module_enable(struct module *mod);
+struct ftrace_site_group *ftrace_sites_module_unlink(struct module *mod);
+void ftrace_sites_group_retire(struct ftrace_site_group *g);
+#endif
+
+/*
+ * ftrace_bug() prints the record's flags, then lets the owner of the site
+ * states describe them through this hook.  ftrace_lock held.
+ */
+void ftrace_sites_set_bug_detail(void (*detail)(struct dyn_ftrace *rec));
+
+#ifdef CONFIG_MODULES
+/* Keep the name of a freed module-init function for kallsyms; ftrace_lock. */
+void ftrace_mod_syms_keep(struct module *mod, unsigned long ip);
+void ftrace_mod_syms_drop(struct module *mod);
+/* Kept function *@symnum, else *@symnum less their count; under RCU. */
+bool ftrace_sites_kept_sym_nth(unsigned int *symnum, unsigned long *value,
+			       char *type, char *name, char *module_name,
+			       int *exported);
+#else
+static inline bool ftrace_sites_kept_sym_nth(unsigned int *symnum,
+					     unsigned long *value, char *type,
+					     char *name, char *module_name,
+					     int *exported)
+{
+	return false;
+}
+#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
@@ -428,13 +466,6 @@ int ftrace_hash_add_unique(struct ftrace_hash *hash, const unsigned long *ips,
 void __init ftrace_hash_init(void);
 void ftrace_hash_remove(struct ftrace_hash *hash,
 			struct ftrace_func_entry *entry);
-/*
- * Retire every entry in [start, end) of every ops and graph hash.  Takes
- * trace_types_lock and ftrace_lock itself: call it with neither held.
- */
-void ftrace_hashes_drop_range(unsigned long start, unsigned long end);
-/* Direct-call map entries in [start, end); weak no-op unless direct calls. */
-void ftrace_direct_drop_range(unsigned long start, unsigned long end);
 /* Grow a private hash's table for @count entries / size it for its count. */
 int ftrace_hash_reserve(struct ftrace_hash *hash, unsigned long count);
 void ftrace_hash_compact(struct ftrace_hash *hash);
@@ -444,6 +475,13 @@ bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);
 	for (i = 0; (hash) && (hash)->buckets &&			\
 		    i < (1UL << (hash)->size_bits); i++)		\
 		hlist_for_each_entry(e, &(hash)->buckets[i], hlist)
+
+/* A manager (fgraph's graph_ops) is an ops with subops on its subop_list. */
+static inline bool ftrace_ops_has_subops(struct ftrace_ops *ops)
+{
+	/* A never-initialised ops has a zeroed, not an empty, list head. */
+	return ops->subop_list.next && !list_empty(&ops->subop_list);
+}
 
 /* Does @ops want @ip by its own hashes?  (filter empty or has ip) && !notrace */
 bool ftrace_ops_wants_ip(struct ftrace_ops *ops, unsigned long ip);
@@ -486,6 +524,12 @@ int ftrace_graph_hash_install(bool is_notrace, struct ftrace_hash *hash);
 
 /* Early boot filters (ftrace_filter= and friends), applied by ftrace_init(). */
 void __init ftrace_apply_boot_filters(void);
+
+/*
+ * Retire every entry in [start, end) of every ops and graph hash.  Takes
+ * trace_types_lock and ftrace_lock itself: call it with neither held.
+ */
+void ftrace_hashes_drop_range(unsigned long start, unsigned long end);
 
 /* ---- ftrace_regex.c / ftrace_probes.c ------------------------------- */
 
@@ -546,20 +590,22 @@ extern unsigned long ftrace_number_of_pages;
 extern unsigned long ftrace_number_of_groups;
 extern unsigned long ftrace_update_time;	/* ns spent NOPing at boot */
 
+/* ---- ftrace_tramp.c: the trampolines the arch allocates for an ops ---- */
+
 #ifdef CONFIG_DYNAMIC_FTRACE
-
-/* ---- ftrace.c: trampolines ------------------------------------------ */
-
-#ifdef CONFIG_MODULES
-/* Keep the name of a freed module-init function for kallsyms; ftrace_lock. */
-void ftrace_mod_syms_keep(struct module *mod, unsigned long ip);
-void ftrace_mod_syms_drop(struct module *mod);
-#endif
-
+/* Publish a new trampoline / unpublish, wait for readers and free it. */
 void ftrace_trampoline_add(struct ftrace_ops *ops);
 void ftrace_trampoline_free(struct ftrace_ops *ops);
-
-#endif /* CONFIG_DYNAMIC_FTRACE */
+/* A removed ops' trampoline stops calling it and is unlisted; ftrace_lock. */
+void ftrace_trampoline_retire(struct ftrace_ops *ops);
+/* Let the arch create or retarget @ops' trampoline; ftrace_lock. */
+void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops);
+#else
+/* Trampolines need a call site to point at them: there are none. */
+static inline void ftrace_trampoline_free(struct ftrace_ops *ops) { }
+static inline void ftrace_trampoline_retire(struct ftrace_ops *ops) { }
+static inline void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops) { }
+#endif
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 extern int ftrace_graph_active;

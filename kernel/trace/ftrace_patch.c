@@ -60,9 +60,6 @@
 
 struct ftrace_site_gen __rcu *ftrace_site_gen;
 
-enum ftrace_bug_type ftrace_bug_type;
-const void *ftrace_expected;
-
 /* Sets whose members need the register-saving caller when sharing a site. */
 #define SITE_SET_REGS_CALLER \
 	(FTRACE_SET_SAVE_REGS | FTRACE_SET_IPMODIFY | FTRACE_SET_DIRECT)
@@ -1071,6 +1068,20 @@ void ftrace_modify_all_code(int command)
 }
 
 /**
+ * ftrace_dyn_arch_init - architecture setup before the call sites are read
+ *
+ * Run by ftrace_init() before any record exists; an arch whose batch
+ * patcher needs boot-time setup overrides it.
+ *
+ * Context: early boot, interrupts disabled.
+ * Return: 0, or an error that leaves function tracing off for this boot.
+ */
+int __init __weak ftrace_dyn_arch_init(void)
+{
+	return 0;
+}
+
+/**
  * ftrace_arch_code_modify_prepare - make kernel text patchable
  *
  * Default: nothing to do.  Paired with ftrace_arch_code_modify_post_process().
@@ -1085,6 +1096,33 @@ void __weak ftrace_arch_code_modify_prepare(void)
 void __weak ftrace_arch_code_modify_post_process(void)
 {
 }
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/**
+ * ftrace_enable_ftrace_graph_caller - arch hook: graph users appeared
+ *
+ * Run by ftrace_modify_all_code() for FTRACE_START_FUNC_RET.  Arches
+ * whose callers need patching for the graph path override it.
+ *
+ * Return: 0.
+ */
+int __weak ftrace_enable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+
+/**
+ * ftrace_disable_ftrace_graph_caller - arch hook: the last graph user left
+ *
+ * Run by ftrace_modify_all_code() for FTRACE_STOP_FUNC_RET.
+ *
+ * Return: 0.
+ */
+int __weak ftrace_disable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
 
 /**
  * ftrace_replace_code - patch every record the iterator yields
@@ -1293,10 +1331,38 @@ static void site_retire(struct ftrace_site_gen *old)
 		schedule_delayed_work(&site_reap_work, HZ);
 }
 
+/* ---- the state of a site ftrace_bug() reports ---------------------------- */
+
+/*
+ * What the patcher knows of a site that could not be patched: what it
+ * calls now, what it should call and the ops that want it.  ftrace_bug()
+ * (ftrace_sites.c) prints it after the record's flags; site_build_run()
+ * registers it before it makes the first state.
+ */
+static void site_bug_state(struct dyn_ftrace *rec)
+{
+	struct ftrace_site_state *st;
+	struct ftrace_site_set *set;
+	unsigned int k;
+
+	st = site_state_of(rec);
+	if (!st)
+		return;
+	pr_info(" calls now %pS (%lx), wanted %pS (%lx)\n",
+		(void *)st->cur_addr, st->cur_addr,
+		(void *)ftrace_get_addr_new(rec), ftrace_get_addr_new(rec));
+	set = st->set;
+	for (k = 0; set && k < set->nr; k++)
+		pr_info(" ops %u: func %pS, trampoline %pS\n", k,
+			set->ops[k]->func, (void *)set->ops[k]->trampoline);
+}
+
 static int site_build_run(struct site_build *b, bool with_table)
 {
 	int err;
 
+	/* States appear only here: ftrace_bug() can describe them from now. */
+	ftrace_sites_set_bug_detail(site_bug_state);
 	err = site_build_begin(b);
 	if (err)
 		return err;
@@ -1393,97 +1459,4 @@ int ftrace_sites_check(void)
 	if (!err)
 		site_build_free(&b);
 	return err;
-}
-
-/* ---- ftrace_bug ----------------------------------------------------------- */
-
-static void site_bug_bytes(const char *what, const void *p)
-{
-	u8 insn[MCOUNT_INSN_SIZE];
-
-	if (copy_from_kernel_nofault(insn, p, MCOUNT_INSN_SIZE))
-		pr_info(" %s: unreadable\n", what);
-	else
-		pr_info(" %s: %*phC\n", what, MCOUNT_INSN_SIZE, insn);
-}
-
-static const char *const site_bug_stage[] = {
-	[FTRACE_BUG_UNKNOWN]	= NULL,
-	[FTRACE_BUG_INIT]	= "while turning a call to __fentry__ into a NOP",
-	[FTRACE_BUG_NOP]	= "while turning a call into a NOP",
-	[FTRACE_BUG_CALL]	= "while turning a NOP into a call",
-	[FTRACE_BUG_UPDATE]	= "while changing the target of a call",
-};
-
-static void site_bug_record(struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st;
-	struct ftrace_site_set *set;
-	unsigned int k;
-
-	pr_info(" record flags %lx (%lu users)%s%s%s%s\n", rec->flags,
-		ftrace_rec_count(rec),
-		rec->flags & FTRACE_FL_REGS ? " regs" : "",
-		rec->flags & FTRACE_FL_TRAMP ? " tramp" : "",
-		rec->flags & FTRACE_FL_DIRECT ? " direct" : "",
-		rec->flags & FTRACE_FL_DISABLED ? " disabled" : "");
-
-	st = site_state_of(rec);
-	if (!st)
-		return;
-	pr_info(" calls now %pS (%lx), wanted %pS (%lx)\n",
-		(void *)st->cur_addr, st->cur_addr,
-		(void *)ftrace_get_addr_new(rec), ftrace_get_addr_new(rec));
-	set = st->set;
-	for (k = 0; set && k < set->nr; k++)
-		pr_info(" ops %u: func %pS, trampoline %pS\n", k,
-			set->ops[k]->func, (void *)set->ops[k]->trampoline);
-}
-
-/**
- * ftrace_bug - report a call site that could not be patched, and stop ftrace
- * @err: -EFAULT (reading the site failed), -EINVAL (it did not hold the
- *	 expected instruction; ftrace_expected points at what was expected),
- *	 -EPERM (writing failed), or another error
- * @rec: the record of the site, or NULL
- *
- * ftrace_bug_type says what was being done.  Calls ftrace_kill(): no site
- * is patched any more after this.
- *
- * Context: any; the updater usually holds ftrace_lock and text_mutex.
- */
-void ftrace_bug(int err, struct dyn_ftrace *rec)
-{
-	unsigned long ip = rec ? rec->ip : 0;
-	const char *stage = NULL;
-
-	pr_info("------------[ ftrace bug ]------------\n");
-	switch (err) {
-	case -EFAULT:
-		pr_info("ftrace faulted on modifying %pS\n", (void *)ip);
-		break;
-	case -EINVAL:
-		pr_info("ftrace failed to modify %pS\n", (void *)ip);
-		site_bug_bytes("actual:  ", (void *)ip);
-		if (ftrace_expected)
-			site_bug_bytes("expected:", ftrace_expected);
-		break;
-	case -EPERM:
-		pr_info("ftrace faulted on writing %pS\n", (void *)ip);
-		break;
-	default:
-		pr_info("ftrace failed with error %d at %pS\n", err,
-			(void *)ip);
-		break;
-	}
-
-	if ((unsigned int)ftrace_bug_type < ARRAY_SIZE(site_bug_stage))
-		stage = site_bug_stage[ftrace_bug_type];
-	if (stage)
-		pr_info(" %s\n", stage);
-	if (rec)
-		site_bug_record(rec);
-
-	WARN_ON_ONCE(1);
-	ftrace_kill();
 }

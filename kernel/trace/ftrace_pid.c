@@ -14,7 +14,10 @@
  * While at least one list is set, a sched_switch probe recomputes the
  * verdict for the incoming task, and an ops with FTRACE_OPS_FL_PID calls
  * ftrace_pid_func(), which checks the verdict, instead of its own func
- * (ftrace.c switches ops->func in ftrace_update_pid_func()).  The function
+ * (ftrace.c switches ops->func in ftrace_update_pid_func(), to the function
+ * ftrace_init_tracefs() registered with ftrace_ops_set_pid_func() before
+ * the files of the lists exist).  fgraph's users get a pid check of their
+ * own (fgraph_update_pid_func()), told right after the ops.  The function
  * graph tracer reads the same verdict through ftrace_trace_task().
  *
  * With the function-fork option, children of a listed task are added to
@@ -40,23 +43,6 @@
 
 /* Both pid list types, for clearing. */
 #define FPID_ALL_TYPES	(TRACE_PIDS | TRACE_NO_PIDS)
-
-/**
- * ftrace_pids_enabled - is pid filtering in force for an ops?
- * @ops: an ops, possibly a subops of the function graph manager
- *
- * Return: true if @ops asked for pid filtering (FTRACE_OPS_FL_PID) and the
- * trace array it belongs to (ops->private) has a pid or notrace-pid list.
- */
-bool ftrace_pids_enabled(struct ftrace_ops *ops)
-{
-	struct trace_array *tr = ops->private;
-
-	if (!(ops->flags & FTRACE_OPS_FL_PID) || !tr)
-		return false;
-	return rcu_access_pointer(tr->function_pids) ||
-	       rcu_access_pointer(tr->function_no_pids);
-}
 
 /**
  * ftrace_pid_func - the func of a pid-filtered ops
@@ -87,6 +73,18 @@ void notrace ftrace_pid_func(unsigned long ip, unsigned long parent_ip,
 }
 
 /* ---- per-CPU verdicts ----------------------------------------------- */
+
+/*
+ * The lists of a trace array changed: point the pid-filtered ops and the
+ * pid-filtered fgraph users at their pid check, or back.  ftrace_lock held.
+ */
+static void fpid_update_users(void)
+{
+	if (ftrace_core_dead())
+		return;
+	ftrace_update_pid_func();
+	fgraph_update_pid_func();
+}
 
 static struct trace_pid_list __rcu **fpid_slot(struct trace_array *tr,
 					       int type)
@@ -353,7 +351,7 @@ static int fpid_open(struct inode *inode, struct file *file, int type)
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&ftrace_lock);
 		fpid_clear(tr, type);
-		ftrace_update_pid_func();
+		fpid_update_users();
 		mutex_unlock(&ftrace_lock);
 	}
 	return 0;
@@ -395,7 +393,7 @@ static ssize_t fpid_write(struct file *file, const char __user *ubuf,
 		ret = err;
 		goto unlock;
 	}
-	ftrace_update_pid_func();
+	fpid_update_users();
 	*ppos += ret;
 unlock:
 	mutex_unlock(&ftrace_lock);

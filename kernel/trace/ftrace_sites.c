@@ -10,7 +10,10 @@
  * sorted by ip, replaces the calls by NOPs, and keeps
  * the groups in step with module load and unload and with the freeing of
  * init text.  It also answers "is there a call site at, or in, ...?" for
- * kprobes, fprobe, the filter code and the tracefs files.
+ * kprobes, fprobe, the filter code and the tracefs files.  Two things
+ * belong to the records as well: the report of a site that could not be
+ * patched (ftrace_bug()), and the names of traced functions of a module's
+ * init text, kept for kallsyms after that text is freed.
  *
  * Locking and lifetime:
  *  - ftrace_lock serialises every change to the group list and to the
@@ -29,6 +32,8 @@
  *    creates states (ftrace_site_state_get(), under ftrace_lock) and
  *    afterwards only sets or clears the disabled mark.  Only holders of
  *    ftrace_lock look at states; they are freed with their group.
+ *  - The kept names are added and dropped under ftrace_lock and read under
+ *    RCU; a dropped one is freed after a grace period.
  */
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
@@ -41,9 +46,11 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
@@ -509,17 +516,6 @@ static bool site_is_genuine(unsigned long ip)
 
 /* ---- boot ------------------------------------------------------------- */
 
-/**
- * ftrace_dyn_arch_init - architecture setup before the call sites are read
- *
- * Context: early boot, interrupts disabled.
- * Return: 0, or an error that leaves function tracing off for this boot.
- */
-int __init __weak ftrace_dyn_arch_init(void)
-{
-	return 0;
-}
-
 static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 {
 	struct ftrace_site_group *g;
@@ -564,34 +560,22 @@ static int __init site_boot_vmlinux(unsigned long *start, unsigned long *end)
 }
 
 /**
- * ftrace_init - build the vmlinux call-site records and NOP every site
+ * ftrace_sites_boot - build the vmlinux call-site records and NOP every site
  *
- * Called once from start_kernel(), before SMP, with interrupts disabled.
- * On success the core becomes usable (ftrace_enabled = 1) and the boot
- * filters are applied; on failure function tracing is killed for this boot.
+ * The records' part of ftrace_init() (ftrace_lifecycle.c), after the arch
+ * setup.  Even on failure the records built stay published, so that
+ * ftrace_location() keeps reporting those sites.
+ *
+ * Context: early boot, from start_kernel(); takes ftrace_lock.
+ * Return: 0; -ENOENT (no call sites listed), -ENOMEM, -ERANGE (the sites
+ * span 2 GiB or more) or the error of NOPing a site (after ftrace_bug()).
  */
-void __init ftrace_init(void)
+int __init ftrace_sites_boot(void)
 {
 	extern unsigned long __start_mcount_loc[];
 	extern unsigned long __stop_mcount_loc[];
-	unsigned long flags;
-	int err;
 
-	ftrace_hash_init();
-	local_irq_save(flags);
-	err = ftrace_dyn_arch_init();
-	local_irq_restore(flags);
-	if (!err)
-		err = site_boot_vmlinux(__start_mcount_loc, __stop_mcount_loc);
-	if (err) {
-		pr_warn("ftrace: function tracing disabled (%d)\n", err);
-		ftrace_kill();
-		return;
-	}
-
-	ftrace_enabled = 1;
-	last_ftrace_enabled = 1;
-	ftrace_apply_boot_filters();
+	return site_boot_vmlinux(__start_mcount_loc, __stop_mcount_loc);
 }
 
 /*
@@ -643,13 +627,6 @@ late_initcall_sync(site_weak_check_wait);
 /* ---- modules ---------------------------------------------------------- */
 
 #ifdef CONFIG_MODULES
-
-static bool site_any_ops_registered(void)
-{
-	return rcu_dereference_protected(ftrace_ops_list,
-					 lockdep_is_held(&ftrace_lock)) !=
-	       &ftrace_list_end;
-}
 
 static struct ftrace_site_group *site_group_of_module(struct module *mod)
 {
@@ -710,86 +687,62 @@ void ftrace_module_init(struct module *mod)
 }
 
 /**
- * ftrace_module_enable - let a loaded module's call sites be traced
+ * ftrace_sites_module_enable - let a loaded module's records be used
  * @mod: the module, MODULE_STATE_COMING (text final and read-only)
  *
- * Clears FTRACE_FL_DISABLED on the module's records (except leftovers of
- * overridden weak functions), patches the sites that registered ops want,
- * then applies the ":mod:" filters cached for this module.
+ * Clears FTRACE_FL_DISABLED on the module's records, except leftovers of
+ * overridden weak functions.  Patches nothing: ftrace_module_enable()
+ * (ftrace_lifecycle.c) runs the update.
+ *
+ * Context: ftrace_lock held.
+ * Return: true if the module has records (an update may hook them).
  */
-void ftrace_module_enable(struct module *mod)
+bool ftrace_sites_module_enable(struct module *mod)
 {
 	struct ftrace_site_group *g;
 	unsigned int i;
-	int err;
 
-	mutex_lock(&ftrace_lock);
-	if (ftrace_core_dead()) {
-		mutex_unlock(&ftrace_lock);
-		return;
-	}
+	lockdep_assert_held(&ftrace_lock);
+
 	g = site_group_of_module(mod);
 	for (i = 0; g && i < g->nr; i++) {
 		if (site_is_genuine(ftrace_site_ip(g, i)))
 			ftrace_site_set_disabled(g, i, false);
 	}
-	if (g && site_any_ops_registered()) {
-		err = ftrace_sites_update(0);
-		if (err)
-			pr_warn("ftrace: module '%s' not hooked yet (%d)\n",
-				mod->name, err);
-	}
-	mutex_unlock(&ftrace_lock);
-
-	/* Installs filters through ftrace_hash_install(): takes ftrace_lock. */
-	ftrace_mod_cache_apply(mod);
-}
-
-static void site_drop_module_from_hashes(struct module *mod)
-{
-	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(text); i++) {
-		unsigned long base = (unsigned long)mod->mem[text[i]].base;
-		unsigned long size = mod->mem[text[i]].size;
-
-		if (base && size)
-			ftrace_hashes_drop_range(base, base + size);
-	}
+	return g;
 }
 
 /**
- * ftrace_release_mod - forget the call sites of a module going away
+ * ftrace_sites_module_unlink - unlink the records of a module going away
  * @mod: the module (unloading, or its load failed)
  *
- * Unlinks its group, removes its functions from every filter, publishes a
- * generation without its sites, forgets the names kept for its freed init
- * functions, and frees the records after a grace period.  Nothing is
- * patched: the module's text is going away.
+ * Readers of the group list stop finding the module's records; the caller
+ * publishes a generation without them and then hands the group to
+ * ftrace_sites_group_retire().  Nothing is patched: the text is going away.
+ *
+ * Context: ftrace_lock held.
+ * Return: the unlinked group, or NULL if the module had no records.
  */
-void ftrace_release_mod(struct module *mod)
+struct ftrace_site_group *ftrace_sites_module_unlink(struct module *mod)
 {
 	struct ftrace_site_group *g;
 
-	mutex_lock(&ftrace_lock);
-	g = site_group_of_module(mod);
-	if (g) {
-		site_group_unlink(g);
-		if (!ftrace_core_dead() && site_any_ops_registered())
-			ftrace_sites_update(0);
-	}
-	ftrace_mod_syms_drop(mod);
-	mutex_unlock(&ftrace_lock);
+	lockdep_assert_held(&ftrace_lock);
 
-	if (!g)
-		return;
-	/*
-	 * Its records are gone, so no update can use its addresses any more;
-	 * now retire them from the filters (this takes trace_types_lock and
-	 * ftrace_lock itself), before another module can reuse the text.
-	 */
-	site_drop_module_from_hashes(mod);
+	g = site_group_of_module(mod);
+	if (g)
+		site_group_unlink(g);
+	return g;
+}
+
+/**
+ * ftrace_sites_group_retire - free an unlinked group after its readers
+ * @g: a group ftrace_sites_module_unlink() returned
+ *
+ * Context: process context, without ftrace_lock; sleeps.
+ */
+void ftrace_sites_group_retire(struct ftrace_site_group *g)
+{
 	site_group_retire(g);
 }
 
@@ -919,7 +872,7 @@ static struct ftrace_site_group *site_group_shrink(struct ftrace_site_group *g,
 
 /*
  * A trace may still show addresses of freed module init functions: while
- * some ops could have recorded them, let ftrace.c keep their names.
+ * some ops could have recorded them, keep their names (below).
  */
 static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 			    unsigned int lo, unsigned int hi)
@@ -927,7 +880,7 @@ static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 #ifdef CONFIG_MODULES
 	unsigned int i;
 
-	if (!mod || !site_any_ops_registered())
+	if (!mod || !ftrace_ops_registered())
 		return;
 	for (i = lo; i < hi; i++)
 		ftrace_mod_syms_keep(mod, ftrace_site_ip(g, i));
@@ -935,26 +888,27 @@ static void site_keep_names(struct module *mod, struct ftrace_site_group *g,
 }
 
 /**
- * ftrace_free_mem - forget the call sites in text that is being freed
+ * ftrace_sites_drop_text - forget the records of text that is being freed
  * @mod: the module whose init text is freed, NULL for vmlinux
- * @start_ptr: start of the text
- * @end_ptr: end of the text (exclusive)
+ * @start: start of the text
+ * @end: end of the text (exclusive)
  *
  * Each group with records in the range is replaced by a copy without them
- * (readers switch over under RCU), and the range is removed from every
- * filter.  For module init text, the function names are kept for later
- * symbol lookups.  The sites are not patched: their text is going away.
+ * (readers switch over under RCU).  For module init text, the function
+ * names are kept for later symbol lookups.  The sites are not patched:
+ * their text is going away.  This is the records' part of
+ * ftrace_free_mem() (ftrace_lifecycle.c).
+ *
+ * Context: process context, without ftrace_lock (taken per group); sleeps.
+ * Return: true if some records were dropped (the caller then retires the
+ * range from the filters).
  */
-void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
+bool ftrace_sites_drop_text(struct module *mod, unsigned long start,
+			    unsigned long end)
 {
-	unsigned long start = (unsigned long)start_ptr;
-	unsigned long end = (unsigned long)end_ptr;
 	struct ftrace_site_group *g, *old = NULL;
 	bool dropped = false;
 	unsigned int lo, hi;
-
-	if (start >= end)
-		return;
 
 	for (;;) {
 		mutex_lock(&ftrace_lock);
@@ -964,10 +918,7 @@ void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 			g = NULL;
 		if (!g) {
 			mutex_unlock(&ftrace_lock);
-			/* Takes trace_types_lock and ftrace_lock itself. */
-			if (dropped)
-				ftrace_hashes_drop_range(start, end);
-			return;
+			return dropped;
 		}
 		site_keep_names(mod, g, lo, hi);
 		old = site_group_shrink(g, lo, hi);
@@ -977,17 +928,6 @@ void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 		if (old)
 			site_group_retire(old);
 	}
-}
-
-/**
- * ftrace_free_init_mem - forget the call sites of vmlinux init text
- *
- * Called once, right before the init sections are freed.
- */
-void __init ftrace_free_init_mem(void)
-{
-	ftrace_boot_snapshot();
-	ftrace_free_mem(NULL, __init_begin, __init_end);
 }
 
 /* ---- lookups (ftrace_lock or RCU) --------------------------------------- */
@@ -1506,3 +1446,258 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 	kvfree(s.slots);
 	return s.found == cnt ? 0 : -ESRCH;
 }
+
+/* ---- reports: a call site that could not be patched ------------------- */
+
+/* What was being done when ftrace_bug() is called; set by the patchers. */
+enum ftrace_bug_type ftrace_bug_type;
+/* What the site should have held, if the arch patcher knows; or NULL. */
+const void *ftrace_expected;
+
+/*
+ * The patcher's description of a record's state (what it calls, what it
+ * should call, the ops that want it), printed by ftrace_bug().  Registered
+ * by the patcher before it makes the first state: a record without a
+ * state has nothing more to tell.
+ */
+static void (*site_bug_detail)(struct dyn_ftrace *rec);
+
+/**
+ * ftrace_sites_set_bug_detail - let ftrace_bug() describe a site's state
+ * @detail: prints what the layer that owns site states knows of @rec
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_sites_set_bug_detail(void (*detail)(struct dyn_ftrace *rec))
+{
+	WRITE_ONCE(site_bug_detail, detail);
+}
+
+static void site_bug_bytes(const char *what, const void *p)
+{
+	u8 insn[MCOUNT_INSN_SIZE];
+
+	if (copy_from_kernel_nofault(insn, p, MCOUNT_INSN_SIZE))
+		pr_info(" %s: unreadable\n", what);
+	else
+		pr_info(" %s: %*phC\n", what, MCOUNT_INSN_SIZE, insn);
+}
+
+static const char *const site_bug_stage[] = {
+	[FTRACE_BUG_UNKNOWN]	= NULL,
+	[FTRACE_BUG_INIT]	= "while turning a call to __fentry__ into a NOP",
+	[FTRACE_BUG_NOP]	= "while turning a call into a NOP",
+	[FTRACE_BUG_CALL]	= "while turning a NOP into a call",
+	[FTRACE_BUG_UPDATE]	= "while changing the target of a call",
+};
+
+/* The record's own flags; the patcher's detail follows if it registered. */
+static void site_bug_record(struct dyn_ftrace *rec)
+{
+	void (*detail)(struct dyn_ftrace *rec);
+
+	pr_info(" record flags %lx (%lu users)%s%s%s%s\n", rec->flags,
+		ftrace_rec_count(rec),
+		rec->flags & FTRACE_FL_REGS ? " regs" : "",
+		rec->flags & FTRACE_FL_TRAMP ? " tramp" : "",
+		rec->flags & FTRACE_FL_DIRECT ? " direct" : "",
+		rec->flags & FTRACE_FL_DISABLED ? " disabled" : "");
+
+	detail = READ_ONCE(site_bug_detail);
+	if (detail)
+		detail(rec);
+}
+
+/**
+ * ftrace_bug - report a call site that could not be patched, and stop ftrace
+ * @err: -EFAULT (reading the site failed), -EINVAL (it did not hold the
+ *	 expected instruction; ftrace_expected points at what was expected),
+ *	 -EPERM (writing failed), or another error
+ * @rec: the record of the site, or NULL
+ *
+ * ftrace_bug_type says what was being done.  Calls ftrace_kill(): no site
+ * is patched any more after this.
+ *
+ * Context: any; the updater usually holds ftrace_lock and text_mutex.
+ */
+void ftrace_bug(int err, struct dyn_ftrace *rec)
+{
+	unsigned long ip = rec ? rec->ip : 0;
+	const char *stage = NULL;
+
+	pr_info("------------[ ftrace bug ]------------\n");
+	switch (err) {
+	case -EFAULT:
+		pr_info("ftrace faulted on modifying %pS\n", (void *)ip);
+		break;
+	case -EINVAL:
+		pr_info("ftrace failed to modify %pS\n", (void *)ip);
+		site_bug_bytes("actual:  ", (void *)ip);
+		if (ftrace_expected)
+			site_bug_bytes("expected:", ftrace_expected);
+		break;
+	case -EPERM:
+		pr_info("ftrace faulted on writing %pS\n", (void *)ip);
+		break;
+	default:
+		pr_info("ftrace failed with error %d at %pS\n", err,
+			(void *)ip);
+		break;
+	}
+
+	if ((unsigned int)ftrace_bug_type < ARRAY_SIZE(site_bug_stage))
+		stage = site_bug_stage[ftrace_bug_type];
+	if (stage)
+		pr_info(" %s\n", stage);
+	if (rec)
+		site_bug_record(rec);
+
+	WARN_ON_ONCE(1);
+	ftrace_kill();
+}
+
+/* ---- kept names of freed module init text ----------------------------- */
+
+#ifdef CONFIG_MODULES
+/*
+ * A traced function of a module's init text, kept after that text is freed
+ * so that addresses already in trace buffers still resolve.  Added and
+ * removed under ftrace_lock, read under RCU, freed after a grace period.
+ */
+struct ftrace_kept_sym {
+	struct list_head	list;
+	struct rcu_head		rcu;
+	struct module		*mod;
+	unsigned long		addr;
+	unsigned long		size;
+	char			name[];
+};
+
+static LIST_HEAD(ftrace_kept_syms);
+
+/**
+ * ftrace_mod_syms_keep - remember the function of a call site being freed
+ * @mod: the module whose init text is freed
+ * @ip: a call site in that text
+ *
+ * Called by ftrace_free_mem() for each site of a module's init text while
+ * some ops is registered, before the text and its symbols go away.
+ * Allocation failure only loses the name.
+ *
+ * Context: ftrace_lock held; may sleep.
+ */
+void ftrace_mod_syms_keep(struct module *mod, unsigned long ip)
+{
+	char name[KSYM_NAME_LEN];
+	struct ftrace_kept_sym *ks;
+	unsigned long size, off;
+	char *modname;
+	size_t len;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	if (!kallsyms_lookup(ip, &size, &off, &modname, name))
+		return;
+	len = strlen(name) + 1;
+	ks = kmalloc(struct_size(ks, name, len), GFP_KERNEL);
+	if (!ks)
+		return;
+	ks->mod = mod;
+	ks->addr = ip - off;
+	ks->size = size;
+	memcpy(ks->name, name, len);
+	list_add_tail_rcu(&ks->list, &ftrace_kept_syms);
+}
+
+/**
+ * ftrace_mod_syms_drop - forget the kept functions of a module
+ * @mod: a module going away
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_mod_syms_drop(struct module *mod)
+{
+	struct ftrace_kept_sym *ks, *tmp;
+
+	lockdep_assert_held(&ftrace_lock);
+
+	list_for_each_entry_safe(ks, tmp, &ftrace_kept_syms, list) {
+		if (ks->mod != mod)
+			continue;
+		list_del_rcu(&ks->list);
+		kfree_rcu(ks, rcu);
+	}
+}
+
+/**
+ * ftrace_mod_address_lookup - resolve an address of freed module init text
+ * @addr: the address
+ * @size: if not NULL, gets the function's size
+ * @off: if not NULL, gets @addr's offset in the function
+ * @modname: if not NULL, gets the module name
+ * @modbuildid: if not NULL, gets the module build id
+ * @sym: gets the function name (KSYM_NAME_LEN bytes)
+ *
+ * Return: the length of the name, or 0 if @addr is not a kept function.
+ *
+ * Context: any; lockless.
+ */
+int ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+			      unsigned long *off, char **modname,
+			      const unsigned char **modbuildid, char *sym)
+{
+	struct ftrace_kept_sym *ks;
+
+	guard(rcu)();
+	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
+		if (addr < ks->addr || addr - ks->addr >= ks->size)
+			continue;
+		if (size)
+			*size = ks->size;
+		if (off)
+			*off = addr - ks->addr;
+		if (modname)
+			*modname = ks->mod->name;
+		if (modbuildid)
+			*modbuildid = module_buildid(ks->mod);
+		return strscpy(sym, ks->name, KSYM_NAME_LEN);
+	}
+	return 0;
+}
+
+/**
+ * ftrace_sites_kept_sym_nth - one kept function, for /proc/kallsyms
+ * @symnum: the index wanted; on a miss, decreased by the number kept
+ * @value: gets the function's address
+ * @type: gets its type letter
+ * @name: gets its name (KSYM_NAME_LEN bytes)
+ * @module_name: gets its module name (MODULE_NAME_LEN bytes)
+ * @exported: gets whether it counts as exported
+ *
+ * Lets ftrace_mod_get_kallsym() list the kept functions first and go on
+ * with its own symbols from the index that is left in *@symnum.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: true if kept function *@symnum exists (filled in).
+ */
+bool ftrace_sites_kept_sym_nth(unsigned int *symnum, unsigned long *value,
+			       char *type, char *name, char *module_name,
+			       int *exported)
+{
+	struct ftrace_kept_sym *ks;
+
+	list_for_each_entry_rcu(ks, &ftrace_kept_syms, list) {
+		if (*symnum) {
+			(*symnum)--;
+			continue;
+		}
+		*value = ks->addr;
+		*type = 'T';
+		strscpy(name, ks->name, KSYM_NAME_LEN);
+		strscpy(module_name, ks->mod->name, MODULE_NAME_LEN);
+		*exported = 1;
+		return true;
+	}
+	return false;
+}
+#endif /* CONFIG_MODULES */

@@ -224,19 +224,6 @@ void ftrace_arch_code_modify_post_process(void)
 	mutex_unlock(&text_mutex);
 }
 
-/**
- * arch_ftrace_update_code - carry out an update command
- * @command: FTRACE_* command bits
- *
- * Live patching with int3 needs no stopped machine.
- *
- * Context: ftrace_lock and text_mutex held.
- */
-void arch_ftrace_update_code(int command)
-{
-	ftrace_modify_all_code(command);
-}
-
 /* Queue "call @func" into the call slot at @slot; 0 or -EINVAL. */
 static int caller_slot_queue(void *slot, void *func)
 {

@@ -880,3 +880,17 @@ out:
 	kvfree(b.spans);
 	kvfree(b.sites);
 }
+
+/**
+ * arch_ftrace_update_code - carry out an update command
+ * @command: FTRACE_* command bits
+ *
+ * Live patching with int3 needs no stopped machine: the generic update
+ * runs here, and its site changes come back to ftrace_replace_code().
+ *
+ * Context: ftrace_lock and text_mutex held.
+ */
+void arch_ftrace_update_code(int command)
+{
+	ftrace_modify_all_code(command);
+}
