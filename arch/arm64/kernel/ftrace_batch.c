@@ -1,38 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Batched updates of arm64 call sites: the core's update runs through here
- * (ftrace_replace_code()), and so do the one-site hooks.
+ * arm64's hooks of the call-site batch patcher (<linux/ftrace_batch.h>,
+ * kernel/trace/ftrace_batch.c), and the one-site hooks on top of them.
  *
  * A change of a site is at most two writes: its ops literal (CALL_OPS) and
- * its BL slot.  Changes are queued in record order, up to SITE_BATCH sites,
- * and a full queue is written in two phases: every literal of the queue,
- * then every instruction, each phase one aarch64_insn_poke_custom() per
- * page of text it touches (that call does the cache maintenance of what it
- * wrote).  One IPI round (kick_all_cpus_sync()) at the end of the update
- * makes every CPU refetch the text.  No CPU is stopped: what a site may
- * hold, and why each write is safe on live code, is stated in ftrace.c.
+ * its BL slot.  The core writes them in two steps, every literal of the
+ * update, then every BL slot that changes, each step one
+ * aarch64_insn_poke_custom() per page of text it touches (which does the
+ * cache maintenance of what it wrote), and ends with one IPI round
+ * (kick_all_cpus_sync()) that makes every CPU refetch the text.  No CPU
+ * is stopped: what a site may hold, and why each write is safe on live
+ * code, is stated in ftrace.c.
  *
  * Invariants:
- *  - text_mutex serialises the queue (site_batch, site_batch_nr,
- *    site_batch_wrote) and every write: the core takes it around the whole
- *    update (ftrace_arch_code_modify_prepare()), and every other writer of
- *    kernel text takes it too, so a slot checked here still holds what was
- *    checked when the queue is written.  ftrace_lock is held as well.
- *  - A site is queued only after its BL slot was checked against what its
- *    record says it calls (arm64_site_check()).  A mismatch stops the
- *    update: what was queued before it (whose records were already
- *    updated) is written, the site itself is not, and ftrace_bug() reports
- *    it, which kills the core.
- *  - Within a queue the literals are written before the instructions, so
- *    a new BL never reaches a literal that still names the old ops.
- *  - The queue is empty between updates; site_batch_wrote is set from the
- *    first write of an update until the IPI round that follows it.
+ *  - text_mutex serialises every write and site_wrote: the core holds it
+ *    around the whole update (ftrace_arch_code_modify_prepare()), and every
+ *    other writer of kernel text takes it too, so a slot checked still
+ *    holds what was checked when it is written.  ftrace_lock is held as
+ *    well.
+ *  - The literals are written before the BL slots, so a new BL never
+ *    reaches a literal that still names the old ops.  A site whose BL
+ *    becomes the NOP gets &ftrace_nop_ops first.
+ *  - site_wrote is set from the first write of an update (or of a site
+ *    written alone) until the IPI round that follows it.
  */
 
 #include <linux/ftrace.h>
-#include <linux/lockdep.h>
+#include <linux/ftrace_batch.h>
 #include <linux/memory.h>
-#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/smp.h>
 
@@ -41,174 +36,204 @@
 
 #include "ftrace_site.h"
 
-/* ---- the queue ------------------------------------------------------------ */
+/* Text written since the last IPI round; under text_mutex. */
+static bool site_wrote;
 
-/*
- * A queued change: the new instruction of a BL slot and/or the new
- * literal.
+/**
+ * ftrace_arch_batch_ready - can the steps run now
+ *
+ * Return: true; the fixmap writes work from the first update on.
  */
-struct site_write {
-	unsigned long		ip;
-	const struct ftrace_ops	*ops;	/* new literal; NULL: keep it */
-	u32			insn;
-	bool			set_insn;
-};
+bool ftrace_arch_batch_ready(void)
+{
+	return true;
+}
 
-#define SITE_BATCH	256
+/**
+ * ftrace_arch_batch_encode - the BL slot and literal of a site's change
+ * @s: the site (ip and rec set)
+ * @old: what it calls now, 0 for the NOP
+ * @new: what it should call, 0 for the NOP
+ *
+ * The literal becomes what the core wants for a calling site, or the stub
+ * ops for a site becoming the NOP; it is left alone if it holds that
+ * already.
+ *
+ * Return: FTRACE_BATCH_STEPS, FTRACE_BATCH_SAME if neither word changes,
+ * or -EINVAL if no branch from the site reaches a target.
+ */
+int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
+			     unsigned long new)
+{
+	struct ftrace_arch_site *a = &s->arch;
 
-/* Under text_mutex; see the invariants. */
-static struct site_write site_batch[SITE_BATCH];
-static unsigned int site_batch_nr;
-static bool site_batch_wrote;	/* since the last kick */
+	a->old_insn = arm64_site_insn(s->ip, old);
+	a->insn = arm64_site_insn(s->ip, new);
+	if (a->insn == AARCH64_BREAK_FAULT || a->old_insn == AARCH64_BREAK_FAULT)
+		return -EINVAL;
+	a->set_insn = a->insn != a->old_insn;
+	a->ops = NULL;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	a->ops = new ? ftrace_rec_call_ops(s->rec) : &ftrace_nop_ops;
+	if (a->ops == ftrace_arch_rec_call_ops(s->rec))
+		a->ops = NULL;
+#endif
+	if (!a->set_insn && !a->ops)
+		return FTRACE_BATCH_SAME;
+	return FTRACE_BATCH_STEPS;
+}
 
-enum site_phase { SITE_LITERALS, SITE_INSNS };
+/**
+ * ftrace_arch_batch_check - does a site's BL slot hold its old instruction
+ * @s: the site
+ *
+ * Return: 0, -EFAULT, or -EINVAL with ftrace_expected set.
+ */
+int ftrace_arch_batch_check(const struct ftrace_batch_site *s)
+{
+	return arm64_site_check(s->ip, s->arch.old_insn);
+}
 
-/* The word @w changes in @phase, 0 if none. */
-static unsigned long site_write_addr(const struct site_write *w,
-				     enum site_phase phase)
+/**
+ * ftrace_arch_batch_plan - nothing to plan
+ * @b: the batch
+ *
+ * Every write is safe on live code: no site is set aside, one round.
+ */
+void ftrace_arch_batch_plan(struct ftrace_batch *b)
+{
+}
+
+/**
+ * ftrace_arch_batch_where - the word a site changes in a step
+ * @s: a site the steps write
+ * @step: FTRACE_BATCH_ARM64_LITERALS or _INSNS
+ *
+ * Return: its literal or its BL slot, 0 if that word keeps its value.
+ */
+unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
+				      unsigned int step)
 {
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	if (phase == SITE_LITERALS)
-		return w->ops ? arm64_site_literal(w->ip) : 0;
+	if (step == FTRACE_BATCH_ARM64_LITERALS)
+		return s->arch.ops ? arm64_site_literal(s->ip) : 0;
 #endif
-	if (phase == SITE_INSNS && w->set_insn)
-		return w->ip;
+	if (step == FTRACE_BATCH_ARM64_INSNS && s->arch.set_insn)
+		return s->ip;
 	return 0;
 }
 
-/* The writes of one phase that fall in one page. */
-struct site_run {
-	unsigned long		start;	/* lowest address written */
-	unsigned int		first;	/* site_batch[first..last] */
-	unsigned int		last;
-	enum site_phase		phase;
+/* One step of one span, for aarch64_insn_poke_custom(). */
+struct site_span_step {
+	const struct ftrace_batch	*b;
+	const struct ftrace_batch_span	*sp;
+	unsigned int			step;
 };
 
 /*
  * aarch64_insn_poke_custom() writer: @dst is the writable alias of
- * [run->start + done, + len), one page.  Each word is one store.
+ * [sp->start + done, + len), one page.  Each word is one store.
  */
-static void site_run_fill(void *dst, void *arg, size_t done, size_t len)
+static void site_span_fill(void *dst, void *arg, size_t done, size_t len)
 {
-	const struct site_run *run = arg;
-	unsigned long base = run->start + done;
+	const struct site_span_step *w = arg;
+	unsigned long base = w->sp->start + done;
 	unsigned int i;
 
-	for (i = run->first; i <= run->last; i++) {
-		const struct site_write *w = &site_batch[i];
-		unsigned long addr = site_write_addr(w, run->phase);
+	for (i = w->sp->first; i <= w->sp->last; i++) {
+		const struct ftrace_batch_site *s = &w->b->sites[i];
+		unsigned long addr;
 
+		if (s->state != FTRACE_BATCH_STEPS)
+			continue;
+		addr = ftrace_arch_batch_where(s, w->step);
 		if (addr < base || addr >= base + len)
 			continue;
-		if (run->phase == SITE_LITERALS)
-			WRITE_ONCE(*(u64 *)(dst + (addr - base)), (u64)w->ops);
+		if (w->step == FTRACE_BATCH_ARM64_LITERALS)
+			WRITE_ONCE(*(u64 *)(dst + (addr - base)),
+				   (u64)s->arch.ops);
 		else
 			WRITE_ONCE(*(__le32 *)(dst + (addr - base)),
-				   cpu_to_le32(w->insn));
+				   cpu_to_le32(s->arch.insn));
 	}
 }
 
-/* Write one phase of the queue: one poke per run of writes in one page. */
-static void site_batch_phase(enum site_phase phase)
-{
-	unsigned int i = 0, size;
-
-	size = phase == SITE_LITERALS ? sizeof(u64) : AARCH64_INSN_SIZE;
-	while (i < site_batch_nr) {
-		unsigned long addr = site_write_addr(&site_batch[i], phase);
-		struct site_run run = { .phase = phase };
-		unsigned long end, page;
-
-		if (!addr) {
-			i++;
-			continue;
-		}
-		page = addr & PAGE_MASK;
-		run.start = addr;
-		end = addr + size;
-		run.first = i;
-		run.last = i;
-		for (i++; i < site_batch_nr; i++) {
-			addr = site_write_addr(&site_batch[i], phase);
-			if (!addr)
-				continue;
-			if ((addr & PAGE_MASK) != page)
-				break;
-			run.start = min(run.start, addr);
-			end = max(end, addr + size);
-			run.last = i;
-		}
-		aarch64_insn_poke_custom(site_run_fill, (void *)run.start, &run,
-					 end - run.start);
-	}
-}
-
-/* Literals first, so that a new BL never reaches a stale literal. */
-static void site_batch_flush(void)
-{
-	if (!site_batch_nr)
-		return;
-	site_batch_phase(SITE_LITERALS);
-	site_batch_phase(SITE_INSNS);
-	site_batch_nr = 0;
-	site_batch_wrote = true;
-}
-
-/* Make every CPU refetch the text written so far. */
-static void site_batch_kick(void)
-{
-	if (site_batch_wrote)
-		kick_all_cpus_sync();
-	site_batch_wrote = false;
-}
-
-/*
- * Queue the change of @rec's site from calling @old to calling @new (0:
- * the NOP) after checking that the slot holds what @old means.  The
- * literal becomes what the core wants for a calling site, or the stub.
+/**
+ * ftrace_arch_batch_poke - write one step of a span, one page
+ * @b: the batch
+ * @sp: the span (within one page)
+ * @step: FTRACE_BATCH_ARM64_LITERALS or _INSNS
  */
-static int site_queue(struct dyn_ftrace *rec, unsigned long old,
-		      unsigned long new)
+void ftrace_arch_batch_poke(const struct ftrace_batch *b,
+			    const struct ftrace_batch_span *sp,
+			    unsigned int step)
 {
-	u32 old_insn = arm64_site_insn(rec->ip, old);
-	u32 new_insn = arm64_site_insn(rec->ip, new);
-	struct site_write *w;
-	int err;
+	struct site_span_step w = { .b = b, .sp = sp, .step = step };
 
-	lockdep_assert_held(&text_mutex);
-
-	if (new_insn == AARCH64_BREAK_FAULT || old_insn == AARCH64_BREAK_FAULT)
-		return -EINVAL;
-	err = arm64_site_check(rec->ip, old_insn);
-	if (err)
-		return err;
-
-	if (site_batch_nr == SITE_BATCH)
-		site_batch_flush();
-	w = &site_batch[site_batch_nr++];
-	w->ip = rec->ip;
-	w->insn = new_insn;
-	w->set_insn = new_insn != old_insn;
-	w->ops = NULL;
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	w->ops = new ? ftrace_rec_call_ops(rec) : &ftrace_nop_ops;
-	if (w->ops == ftrace_arch_rec_call_ops(rec))
-		w->ops = NULL;
-#endif
-	if (!w->set_insn && !w->ops)
-		site_batch_nr--;
-	return 0;
+	aarch64_insn_poke_custom(site_span_fill, (void *)sp->start, &w,
+				 sp->len);
+	site_wrote = true;
 }
 
-/* One site on its own: queue, write, resynchronise. */
-static int site_change_one(struct dyn_ftrace *rec, unsigned long old,
-			   unsigned long new)
+/**
+ * ftrace_arch_batch_sync - make every CPU refetch the text written so far
+ */
+void ftrace_arch_batch_sync(void)
 {
-	int err = site_queue(rec, old, new);
+	kick_all_cpus_sync();
+	site_wrote = false;
+}
 
-	site_batch_flush();
-	site_batch_kick();
-	return err;
+/**
+ * ftrace_arch_batch_begin - nothing to publish
+ * @b: the batch
+ */
+void ftrace_arch_batch_begin(struct ftrace_batch *b)
+{
+}
+
+/**
+ * ftrace_arch_batch_end - nothing to unpublish
+ * @b: the batch
+ */
+void ftrace_arch_batch_end(struct ftrace_batch *b)
+{
+}
+
+/**
+ * ftrace_arch_batch_write_one - write one site on its own
+ * @s: the site, in any state but FTRACE_BATCH_SAME
+ *
+ * Its literal, then its BL slot, each a span of its own, through a batch
+ * of one copy of @s that the steps' writer takes.
+ */
+void ftrace_arch_batch_write_one(struct ftrace_batch_site *s)
+{
+	struct ftrace_batch_site alone = *s;
+	struct ftrace_batch one = { .sites = &alone, .nr = 1 };
+	unsigned int step;
+
+	if (s->state == FTRACE_BATCH_SAME)
+		return;
+	alone.state = FTRACE_BATCH_STEPS;
+	for (step = 0; step < FTRACE_BATCH_STEPS; step++) {
+		struct ftrace_batch_span sp = {
+			.start	= ftrace_arch_batch_where(&alone, step),
+			.len	= FTRACE_BATCH_STEP_SIZE(step),
+		};
+
+		if (sp.start)
+			ftrace_arch_batch_poke(&one, &sp, step);
+	}
+}
+
+/**
+ * ftrace_arch_batch_one_done - resynchronise after sites written alone
+ */
+void ftrace_arch_batch_one_done(void)
+{
+	if (site_wrote)
+		ftrace_arch_batch_sync();
 }
 
 /* ---- the hooks of the core ------------------------------------------------ */
@@ -223,7 +248,7 @@ static int site_change_one(struct dyn_ftrace *rec, unsigned long old,
  */
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 {
-	return site_change_one(rec, 0, addr);
+	return ftrace_batch_change_one(rec, 0, addr);
 }
 
 /**
@@ -238,7 +263,7 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 		    unsigned long addr)
 {
-	return site_change_one(rec, addr, 0);
+	return ftrace_batch_change_one(rec, addr, 0);
 }
 
 /**
@@ -253,41 +278,7 @@ int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr)
 {
-	return site_change_one(rec, old_addr, addr);
-}
-
-/**
- * ftrace_replace_code - patch every record the core lists, in batches
- * @mod_flags: bit 0 set: calls enabled; clear: every site becomes a NOP
- *
- * Context: from ftrace_modify_all_code(), ftrace_lock and text_mutex held.
- */
-void ftrace_replace_code(int mod_flags)
-{
-	bool enable = mod_flags & 1;
-	struct ftrace_rec_iter *iter;
-	struct dyn_ftrace *rec;
-	int err;
-
-	for_ftrace_rec_iter(iter) {
-		unsigned long old, new;
-
-		rec = ftrace_rec_iter_record(iter);
-		if (ftrace_test_record(rec, enable) == FTRACE_UPDATE_IGNORE)
-			continue;
-		old = ftrace_get_addr_curr(rec);
-		new = enable ? ftrace_get_addr_new(rec) : 0;
-		err = site_queue(rec, old, new);
-		if (err) {
-			site_batch_flush();
-			site_batch_kick();
-			ftrace_bug(err, rec);
-			return;
-		}
-		ftrace_update_record(rec, enable);
-	}
-	site_batch_flush();
-	site_batch_kick();
+	return ftrace_batch_change_one(rec, old_addr, addr);
 }
 
 /**
