@@ -152,11 +152,6 @@ extern bool fgraph_killed;
 #if defined(CONFIG_HAVE_FPROBE_RETURN_HANDLER) && defined(CONFIG_FPROBE)
 # define FGRAPH_HAVE_FPROBE_HANDLER
 void fprobe_return_handler(void);
-/*
- * fprobe_return.c: what fprobe_return_handler calls; it stores the real
- * return address into the trampoline's slot, the word just below fregs' sp.
- */
-void fprobe_return(struct ftrace_regs *fregs);
 #endif
 
 static __always_inline bool fgraph_is_hook(unsigned long addr)

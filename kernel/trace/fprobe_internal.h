@@ -189,6 +189,18 @@ void fprobe_collect_released(struct fprobe_binding *b,
 			     struct fprobe_site_list *lists);
 void fprobe_release_sites(struct fprobe_site_list *lists);
 
+/* ---- fprobe_return.c: the C half of fprobe_return_handler ---------------- */
+
+#ifdef CONFIG_HAVE_FPROBE_RETURN_HANDLER
+/*
+ * The arch's fprobe_return_handler calls it with the frame it built for a
+ * hooked return; it runs the exit handlers and stores the real return
+ * address into the trampoline's slot, the word just below fregs' sp.
+ * Bound at link time: an entry point of the layering (layers.list).
+ */
+void fprobe_return(struct ftrace_regs *fregs);
+#endif
+
 /* ---- inline helpers of both halves of a hit ------------------------------- */
 
 /*

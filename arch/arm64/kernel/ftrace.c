@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arm64 side of the function hooks: what a call site holds, its ops
- * literal, the batched patcher and the function-graph hook.  The entry code
- * (ftrace_caller, return_to_handler) is in entry-ftrace.S.
+ * literal, the first writes to a site and the function-graph hook.  The
+ * entry code (ftrace_caller, return_to_handler) is in entry-ftrace.S; the
+ * batch patcher that rewrites live sites is in ftrace_batch.c, which uses
+ * the site helpers ftrace_site.h declares.
  *
  * A call site, as -fpatchable-function-entry=4,2 (CALL_OPS) lays it out:
  *
@@ -34,16 +36,13 @@
  *    literal then names the direct ops.
  *
  * Every write checks first that the slot holds what the record says it
- * holds; on a mismatch nothing more is written and ftrace_bug() reports it.
- * All writes of one update go through the fixmap one page at a time
- * (aarch64_insn_poke_custom()), literals of a batch first, then its
- * instructions; one IPI round at the end makes every CPU resynchronise.
+ * holds (arm64_site_check()); on a mismatch nothing more is written and
+ * ftrace_bug() reports it.
  */
 
 #define pr_fmt(fmt) "ftrace: " fmt
 
 #include <linux/ftrace.h>
-#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/stddef.h>
 #include <linux/sched.h>
@@ -56,6 +55,8 @@
 #include <asm/ftrace.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
+
+#include "ftrace_site.h"
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /*
@@ -142,16 +143,6 @@ static unsigned long site_mov(unsigned long ip)
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-/*
- * The literal: the 8-aligned word 12 bytes (no BTI) or 16 bytes (BTI)
- * before the BL slot, i.e. 16 bytes below ip + 4 rounded down to 8.
- * ftrace_caller finds it the same way from its return address.
- */
-static unsigned long site_literal(unsigned long ip)
-{
-	return ALIGN_DOWN(ip + AARCH64_INSN_SIZE, 8) - 16;
-}
-
 /**
  * ftrace_arch_rec_call_ops - the ops a call site's literal holds now
  * @rec: the record
@@ -161,7 +152,7 @@ static unsigned long site_literal(unsigned long ip)
  */
 const struct ftrace_ops *ftrace_arch_rec_call_ops(struct dyn_ftrace *rec)
 {
-	return READ_ONCE(*(const struct ftrace_ops **)site_literal(rec->ip));
+	return READ_ONCE(*(const struct ftrace_ops **)arm64_site_literal(rec->ip));
 }
 #endif
 
@@ -231,11 +222,16 @@ static unsigned long site_branch_dest(unsigned long ip, unsigned long addr)
 	return site_module_plt(ip, FTRACE_ADDR);
 }
 
-/*
- * The instruction of the BL slot at @ip when the site calls @addr (0: the
- * NOP).  AARCH64_BREAK_FAULT if the target cannot be reached.
+/**
+ * arm64_site_insn - the instruction of a BL slot for a target
+ * @ip: the BL slot (rec->ip)
+ * @addr: what the site should call; 0 for the NOP
+ *
+ * Context: ftrace_lock held (keeps a module's PLTs in place).
+ * Return: the instruction, or AARCH64_BREAK_FAULT if no branch from @ip
+ * reaches @addr.
  */
-static u32 site_insn(unsigned long ip, unsigned long addr)
+u32 arm64_site_insn(unsigned long ip, unsigned long addr)
 {
 	unsigned long dest;
 
@@ -250,8 +246,17 @@ static u32 site_insn(unsigned long ip, unsigned long addr)
 /* What ftrace_bug() prints as "expected" after a refused write. */
 static u32 site_expected;
 
-/* Does the slot at @addr hold @expect?  0, -EFAULT or -EINVAL. */
-static int site_check(unsigned long addr, u32 expect)
+/**
+ * arm64_site_check - does a slot of a call site hold what it should
+ * @addr: the slot (BL, mov, or either word of the literal)
+ * @expect: the instruction it should hold
+ *
+ * On a mismatch, points ftrace_expected at @expect for ftrace_bug().
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, -EFAULT if the slot cannot be read, -EINVAL on a mismatch.
+ */
+int arm64_site_check(unsigned long addr, u32 expect)
 {
 	u32 cur;
 
@@ -263,172 +268,6 @@ static int site_check(unsigned long addr, u32 expect)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* ---- the batch ----------------------------------------------------------- */
-
-/*
- * Writes waiting to be made: the new instruction of a BL slot and/or the
- * new literal.  Filled in record order, written when full and at the end.
- */
-struct site_write {
-	unsigned long		ip;
-	const struct ftrace_ops	*ops;	/* new literal; NULL: keep it */
-	u32			insn;
-	bool			set_insn;
-};
-
-#define SITE_BATCH	256
-
-static struct site_write site_batch[SITE_BATCH];
-static unsigned int site_batch_nr;
-static bool site_batch_wrote;	/* since the last kick */
-
-enum site_phase { SITE_LITERALS, SITE_INSNS };
-
-/* The word @w changes in @phase, 0 if none. */
-static unsigned long site_write_addr(const struct site_write *w,
-				     enum site_phase phase)
-{
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	if (phase == SITE_LITERALS)
-		return w->ops ? site_literal(w->ip) : 0;
-#endif
-	if (phase == SITE_INSNS && w->set_insn)
-		return w->ip;
-	return 0;
-}
-
-struct site_run {
-	unsigned long		start;	/* lowest address written */
-	unsigned int		first;	/* site_batch[first..last] */
-	unsigned int		last;
-	enum site_phase		phase;
-};
-
-/*
- * aarch64_insn_poke_custom() writer: @dst is the writable alias of
- * [run->start + done, + len), one page.  Each word is one store.
- */
-static void site_run_fill(void *dst, void *arg, size_t done, size_t len)
-{
-	const struct site_run *run = arg;
-	unsigned long base = run->start + done;
-	unsigned int i;
-
-	for (i = run->first; i <= run->last; i++) {
-		const struct site_write *w = &site_batch[i];
-		unsigned long addr = site_write_addr(w, run->phase);
-
-		if (addr < base || addr >= base + len)
-			continue;
-		if (run->phase == SITE_LITERALS)
-			WRITE_ONCE(*(u64 *)(dst + (addr - base)), (u64)w->ops);
-		else
-			WRITE_ONCE(*(__le32 *)(dst + (addr - base)),
-				   cpu_to_le32(w->insn));
-	}
-}
-
-/* Write one phase of the batch: one poke per run of writes in one page. */
-static void site_batch_phase(enum site_phase phase)
-{
-	unsigned int i = 0, size;
-
-	size = phase == SITE_LITERALS ? sizeof(u64) : AARCH64_INSN_SIZE;
-	while (i < site_batch_nr) {
-		unsigned long addr = site_write_addr(&site_batch[i], phase);
-		struct site_run run = { .phase = phase };
-		unsigned long end, page;
-
-		if (!addr) {
-			i++;
-			continue;
-		}
-		page = addr & PAGE_MASK;
-		run.start = addr;
-		end = addr + size;
-		run.first = i;
-		run.last = i;
-		for (i++; i < site_batch_nr; i++) {
-			addr = site_write_addr(&site_batch[i], phase);
-			if (!addr)
-				continue;
-			if ((addr & PAGE_MASK) != page)
-				break;
-			run.start = min(run.start, addr);
-			end = max(end, addr + size);
-			run.last = i;
-		}
-		aarch64_insn_poke_custom(site_run_fill, (void *)run.start, &run,
-					 end - run.start);
-	}
-}
-
-/* Literals first, so that a new BL never reaches a stale literal. */
-static void site_batch_flush(void)
-{
-	if (!site_batch_nr)
-		return;
-	site_batch_phase(SITE_LITERALS);
-	site_batch_phase(SITE_INSNS);
-	site_batch_nr = 0;
-	site_batch_wrote = true;
-}
-
-/* Make every CPU refetch the text written so far. */
-static void site_batch_kick(void)
-{
-	if (site_batch_wrote)
-		kick_all_cpus_sync();
-	site_batch_wrote = false;
-}
-
-/*
- * Queue the change of @rec's site from calling @old to calling @new (0:
- * the NOP) after checking that the slot holds what @old means.  The
- * literal becomes what the core wants for a calling site, or the stub.
- */
-static int site_queue(struct dyn_ftrace *rec, unsigned long old,
-		      unsigned long new)
-{
-	u32 old_insn = site_insn(rec->ip, old);
-	u32 new_insn = site_insn(rec->ip, new);
-	struct site_write *w;
-	int err;
-
-	if (new_insn == AARCH64_BREAK_FAULT || old_insn == AARCH64_BREAK_FAULT)
-		return -EINVAL;
-	err = site_check(rec->ip, old_insn);
-	if (err)
-		return err;
-
-	if (site_batch_nr == SITE_BATCH)
-		site_batch_flush();
-	w = &site_batch[site_batch_nr++];
-	w->ip = rec->ip;
-	w->insn = new_insn;
-	w->set_insn = new_insn != old_insn;
-	w->ops = NULL;
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	w->ops = new ? ftrace_rec_call_ops(rec) : &ftrace_nop_ops;
-	if (w->ops == ftrace_arch_rec_call_ops(rec))
-		w->ops = NULL;
-#endif
-	if (!w->set_insn && !w->ops)
-		site_batch_nr--;
-	return 0;
-}
-
-/* One site on its own: queue, write, resynchronise. */
-static int site_change_one(struct dyn_ftrace *rec, unsigned long old,
-			   unsigned long new)
-{
-	int err = site_queue(rec, old, new);
-
-	site_batch_flush();
-	site_batch_kick();
-	return err;
 }
 
 /* The first writes to a site: its literal (if any) and its mov. */
@@ -475,96 +314,22 @@ int ftrace_init_nop(struct module *mod, struct dyn_ftrace *rec)
 	int err;
 
 	si.start = si.mov;
-	err = site_check(rec->ip, nop);
+	err = arm64_site_check(rec->ip, nop);
 	if (!err)
-		err = site_check(si.mov, nop);
+		err = arm64_site_check(si.mov, nop);
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	si.literal = site_literal(rec->ip);
+	si.literal = arm64_site_literal(rec->ip);
 	si.start = si.literal;
 	if (!err)
-		err = site_check(si.literal, nop);
+		err = arm64_site_check(si.literal, nop);
 	if (!err)
-		err = site_check(si.literal + AARCH64_INSN_SIZE, nop);
+		err = arm64_site_check(si.literal + AARCH64_INSN_SIZE, nop);
 #endif
 	if (err)
 		return err;
 	aarch64_insn_poke_custom(site_init_fill, (void *)si.start, &si,
 				 si.mov + AARCH64_INSN_SIZE - si.start);
 	return 0;
-}
-
-/**
- * ftrace_make_call - make a NOP site call @addr
- * @rec: the record
- * @addr: ftrace_caller or a direct trampoline
- *
- * Return: 0, -EFAULT, or -EINVAL (unexpected text, or no way to reach @addr).
- */
-int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
-{
-	return site_change_one(rec, 0, addr);
-}
-
-/**
- * ftrace_make_nop - make a site that calls @addr the NOP
- * @mod: unused (sites are prepared by ftrace_init_nop())
- * @rec: the record
- * @addr: what the site calls now
- *
- * Return: 0, -EFAULT or -EINVAL.
- */
-int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
-		    unsigned long addr)
-{
-	return site_change_one(rec, addr, 0);
-}
-
-/**
- * ftrace_modify_call - move a calling site from @old_addr to @addr
- * @rec: the record
- * @old_addr: what it calls now
- * @addr: what it should call (may be @old_addr when only its literal changes)
- *
- * Return: 0, -EFAULT or -EINVAL.
- */
-int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
-		       unsigned long addr)
-{
-	return site_change_one(rec, old_addr, addr);
-}
-
-/**
- * ftrace_replace_code - patch every record the core lists, in batches
- * @mod_flags: bit 0 set: calls enabled; clear: every site becomes a NOP
- *
- * Context: from ftrace_modify_all_code(), text_mutex held.
- */
-void ftrace_replace_code(int mod_flags)
-{
-	bool enable = mod_flags & 1;
-	struct ftrace_rec_iter *iter;
-	struct dyn_ftrace *rec;
-	int err;
-
-	for_ftrace_rec_iter(iter) {
-		unsigned long old, new;
-
-		rec = ftrace_rec_iter_record(iter);
-		if (ftrace_test_record(rec, enable) == FTRACE_UPDATE_IGNORE)
-			continue;
-		old = ftrace_get_addr_curr(rec);
-		new = enable ? ftrace_get_addr_new(rec) : 0;
-		err = site_queue(rec, old, new);
-		if (err) {
-			site_batch_flush();
-			site_batch_kick();
-			ftrace_bug(err, rec);
-			return;
-		}
-		ftrace_update_record(rec, enable);
-	}
-	site_batch_flush();
-	site_batch_kick();
 }
 
 /**
@@ -579,30 +344,6 @@ void ftrace_replace_code(int mod_flags)
 int ftrace_update_ftrace_func(ftrace_func_t func)
 {
 	return 0;
-}
-
-/* Writes to kernel text are serialised with kprobes and friends. */
-void ftrace_arch_code_modify_prepare(void)
-	__acquires(&text_mutex)
-{
-	mutex_lock(&text_mutex);
-}
-
-void ftrace_arch_code_modify_post_process(void)
-	__releases(&text_mutex)
-{
-	mutex_unlock(&text_mutex);
-}
-
-/**
- * arch_ftrace_update_code - carry out an update command
- * @command: the update command
- *
- * Every write is safe against CPUs running the code, so no CPU is stopped.
- */
-void arch_ftrace_update_code(int command)
-{
-	ftrace_modify_all_code(command);
 }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Batched updates of x86 call sites: one int3 protocol for a whole update.
+ * x86's hooks of the call-site batch patcher (<linux/ftrace_batch.h>,
+ * kernel/trace/ftrace_batch.c): one int3 protocol for a whole update.
  *
- * ftrace_replace_code() gets every record whose target changes.  Each site
- * is changed the usual safe way -- int3 on its first byte, sync, the other
- * four bytes, sync, the new first byte, sync -- but every step covers all
- * sites at once, and all sites within a span of text (at most two pages)
- * are written under one mapping of the span (text_poke_custom()), which
- * writes the bytes of the sites and nothing else.  An update of every site
- * in vmlinux thus costs about three mappings per two pages of text and six
- * IPI rounds, where one text_poke_queue() per site costs three text_poke()
- * calls per site.
+ * The core collects and checks the sites and orders the writes; here a
+ * site is encoded (the 5-byte NOP or call), and each step of the protocol
+ * -- int3 on the first byte of every site, sync, the other four bytes,
+ * sync, the new first bytes -- is written span by span, all sites within
+ * a span of text (up to 16 pages) under one mapping (text_poke_custom()),
+ * which writes the bytes of the sites and nothing else.  An update of
+ * every site in vmlinux thus costs about three mappings per span and six
+ * IPI rounds, where one text_poke_queue() per site costs three
+ * text_poke() calls per site.
  *
  * While our int3s are in the text, a CPU that hits one ends up in
  * ftrace_batch_int3(), which do_int3() calls first for a kernel-mode int3
@@ -19,35 +20,34 @@
  * reach it.
  *
  * Invariants:
- *  - The caller holds text_mutex for the whole update, and every writer
- *    of kernel text takes it.  So the sites we checked stay what we checked
- *    until we are done; bytes between the sites of a span are not written.
- *  - Nothing is written before every site was checked against what its
- *    record says it holds; a mismatch reports through ftrace_bug() and
- *    leaves all text as it was.
+ *  - text_mutex is held for the whole update (the core's rule), and every
+ *    writer of kernel text takes it; bytes between the sites of a span are
+ *    not written.
  *  - fb_live points at the batch from before its first int3 is written
- *    until after the text_poke_sync() that follows its last first-byte
- *    write.  The handler only reads the batch (and sets ->trapped).  After
- *    fb_live is cleared, one more text_poke_sync() returns only when every
- *    CPU has left any handler that could still have read it (handlers run
- *    with interrupts off); only then is the batch (on the patching task's
- *    stack, its arrays in kvmalloc memory) freed.
+ *    (ftrace_arch_batch_begin()) until after the sync that follows its
+ *    last first-byte write.  The handler only reads the batch (and sets
+ *    ->arch.trapped).  After fb_live is cleared, one more text_poke_sync()
+ *    returns only when every CPU has left any handler that could still
+ *    have read it (handlers run with interrupts off); only then does
+ *    ftrace_arch_batch_end() return and the core may free the batch.
  *  - Our int3 is never put on a site that runs between the trap and our
  *    handler (the fb_trap_path functions): a trap there would trap again
- *    before we could handle it.  Those sites go through text_poke_queue(),
- *    whose handler runs before ours and calls nothing traceable.  Since
- *    our handler runs before kprobes, kgdb and the die chain, an int3 of
- *    the live batch is ours even on a site that carries a kprobe.
+ *    before we could handle it.  ftrace_arch_batch_plan() sets those sites
+ *    aside; they go through text_poke_queue(), whose handler runs before
+ *    ours and calls nothing traceable.  Since our handler runs before
+ *    kprobes, kgdb and the die chain, an int3 of the live batch is ours
+ *    even on a site that carries a kprobe.
  *  - Sites the patching task itself runs ("hot": text_poke(), IPIs,
- *    perf's text-poke event...) get a round of their own, after the others
- *    when calls are being added and before them when removed, so that the
- *    patching task does not trap on every call it makes in between.  The
- *    list below seeds them; the handler learns the rest.
+ *    perf's text-poke event...) go in round 1, which the core writes after
+ *    the others when calls are being added and before them when removed,
+ *    so that the patching task does not trap on every call it makes in
+ *    between.  The list below seeds them; the handler learns the rest.
  */
 
 #define pr_fmt(fmt) "ftrace: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/ftrace_batch.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
@@ -55,10 +55,7 @@
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <linux/unaligned.h>
 
 #include <asm/ftrace.h>
@@ -66,63 +63,13 @@
 #include <asm/nops.h>
 #include <asm/text-patching.h>
 
-/* Bit 0 of ftrace_replace_code()'s argument: calls enabled. */
-#define FB_ENABLE		BIT(0)
-
-/*
- * text_poke_custom() maps up to 16 pages with one switch to the poking mm
- * (the switches, three per span, were most of an update's time).
- */
-#define FB_SPAN_MAX		(16 * PAGE_SIZE)
-
 /* Learned hot sites kept between updates. */
 #define FB_LEARNED_MAX		64
 /* Function ranges of the trap path (with their callees) and hot seeds. */
 #define FB_RANGES_MAX		192
 
-enum fb_how {
-	FB_INT3,	/* in a span, written by the int3 rounds */
-	FB_QUEUE,	/* must not get our int3: text_poke_queue() */
-	FB_SAME,	/* the new bytes are the old ones */
-	FB_DONE,	/* was FB_QUEUE, already written */
-};
-
-struct fb_site {
-	unsigned long		ip;
-	struct dyn_ftrace	*rec;
-	u8			old[MCOUNT_INSN_SIZE];
-	u8			new[MCOUNT_INSN_SIZE];
-	u8			how;		/* enum fb_how */
-	u8			hot;		/* goes in the hot round */
-	u8			trapped;	/* the patching task hit our int3 */
-};
-
-/* Sites [first, last] written by one text_poke() of [start, start + len). */
-struct fb_span {
-	unsigned long	start;
-	unsigned int	len;
-	unsigned int	first;
-	unsigned int	last;
-	bool		hot;
-};
-
-struct fb_batch {
-	struct fb_site		*sites;		/* sorted by ip */
-	unsigned int		nr;
-	struct fb_span		*spans;		/* sorted */
-	unsigned int		nr_spans;
-	struct task_struct	*patcher;
-	bool			enable;
-};
-
-enum fb_step {
-	FB_STEP_TRAP,	/* int3 on the first byte */
-	FB_STEP_TAIL,	/* the new bytes 1..4 */
-	FB_STEP_HEAD,	/* the new first byte */
-};
-
 /* The batch whose int3s may be in the text; see the invariants. */
-static struct fb_batch *fb_live;
+static struct ftrace_batch *fb_live;
 
 /* Set once the function ranges are known. */
 static bool fb_ready __ro_after_init;
@@ -176,39 +123,12 @@ static u8 fb_expected[MCOUNT_INSN_SIZE];
 
 /* ---- the int3 handler ---------------------------------------------------- */
 
-/* Index of the first site at or above @ip. */
-static __always_inline unsigned int fb_lower_bound(const struct fb_batch *b,
-						   unsigned long ip)
-{
-	unsigned int lo = 0, hi = b->nr;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (b->sites[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static __always_inline struct fb_site *fb_find(struct fb_batch *b,
-					       unsigned long ip)
-{
-	unsigned int i = fb_lower_bound(b, ip);
-
-	if (i < b->nr && b->sites[i].ip == ip)
-		return &b->sites[i];
-	return NULL;
-}
-
 /* Do what the site's new instruction does. */
 static __always_inline void fb_emulate(struct pt_regs *regs,
-				       const struct fb_site *s)
+				       const struct ftrace_batch_site *s)
 {
-	if (s->new[0] == CALL_INSN_OPCODE) {
-		s32 disp = get_unaligned((const s32 *)&s->new[1]);
+	if (s->arch.new[0] == CALL_INSN_OPCODE) {
+		s32 disp = get_unaligned((const s32 *)&s->arch.new[1]);
 
 		int3_emulate_call(regs, s->ip + CALL_INSN_SIZE + disp);
 		return;
@@ -229,18 +149,18 @@ static __always_inline void fb_emulate(struct pt_regs *regs,
  */
 bool notrace ftrace_batch_int3(struct pt_regs *regs)
 {
-	struct fb_batch *b;
-	struct fb_site *s;
+	struct ftrace_batch *b;
+	struct ftrace_batch_site *s;
 
 	b = READ_ONCE(fb_live);
 	if (!b)
 		return false;
-	s = fb_find(b, regs->ip - INT3_INSN_SIZE);
-	if (!s || s->how != FB_INT3)
+	s = ftrace_batch_find(b, regs->ip - INT3_INSN_SIZE);
+	if (!s || s->state != FTRACE_BATCH_STEPS)
 		return false;
 
-	if (b->patcher == current && !s->trapped)
-		WRITE_ONCE(s->trapped, 1);
+	if (b->patcher == current && !s->arch.trapped)
+		WRITE_ONCE(s->arch.trapped, 1);
 	fb_emulate(regs, s);
 	return true;
 }
@@ -357,7 +277,7 @@ int __init ftrace_dyn_arch_init(void)
 	return 0;
 }
 
-/* ---- collecting the update ------------------------------------------------ */
+/* ---- encoding and checking a site ------------------------------------------ */
 
 static void fb_insn(u8 *insn, unsigned long ip, unsigned long target)
 {
@@ -369,259 +289,119 @@ static void fb_insn(u8 *insn, unsigned long ip, unsigned long target)
 			CALL_INSN_SIZE);
 }
 
-/* What @rec's site holds now and what it should hold. */
-static void fb_rec_insns(struct dyn_ftrace *rec, bool enable, u8 *old, u8 *new)
-{
-	fb_insn(old, rec->ip, ftrace_get_addr_curr(rec));
-	fb_insn(new, rec->ip, enable ? ftrace_get_addr_new(rec) : 0);
-}
-
-/*
- * The same for a record ftrace_test_record() gave @action: a call being
- * made was the NOP, a call being removed becomes it, so only the other
- * side needs asking.
+/**
+ * ftrace_arch_batch_ready - can the int3 steps run now
+ *
+ * Return: false before the trap path is known (ftrace_dyn_arch_init())
+ * or before text_poke() works: every site is then written alone.
  */
-static void fb_action_insns(struct dyn_ftrace *rec, int action, u8 *old,
-			    u8 *new)
+bool ftrace_arch_batch_ready(void)
 {
-	fb_insn(old, rec->ip, action == FTRACE_UPDATE_MAKE_CALL ? 0 :
-			      ftrace_get_addr_curr(rec));
-	fb_insn(new, rec->ip, action == FTRACE_UPDATE_MAKE_NOP ? 0 :
-			      ftrace_get_addr_new(rec));
+	return fb_ready && poking_mm;
 }
 
-static int fb_site_cmp(const void *a, const void *b)
+/**
+ * ftrace_arch_batch_encode - the old and new 5 bytes of a site
+ * @s: the site (ip set)
+ * @old: what it calls now, 0 for the NOP
+ * @new: what it should call, 0 for the NOP
+ *
+ * Return: FTRACE_BATCH_STEPS, or FTRACE_BATCH_SAME if the bytes are equal.
+ */
+int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
+			     unsigned long new)
 {
-	const struct fb_site *x = a, *y = b;
+	fb_insn(s->arch.old, s->ip, old);
+	fb_insn(s->arch.new, s->ip, new);
+	s->arch.trapped = 0;
+	if (!memcmp(s->arch.old, s->arch.new, MCOUNT_INSN_SIZE))
+		return FTRACE_BATCH_SAME;
+	return FTRACE_BATCH_STEPS;
+}
 
-	if (x->ip == y->ip)
+/**
+ * ftrace_arch_batch_check - does a site hold its old bytes
+ * @s: the site
+ *
+ * Read directly, without a traceable call per site: each site was read
+ * with a fault check when it was NOPed, and text stays mapped while its
+ * records exist.
+ *
+ * Return: 0, or -EINVAL with ftrace_expected pointing at the old bytes.
+ */
+int ftrace_arch_batch_check(const struct ftrace_batch_site *s)
+{
+	if (!memcmp((void *)s->ip, s->arch.old, MCOUNT_INSN_SIZE))
 		return 0;
-	return x->ip < y->ip ? -1 : 1;
+	memcpy(fb_expected, s->arch.old, MCOUNT_INSN_SIZE);
+	ftrace_expected = fb_expected;
+	return -EINVAL;
 }
 
-/*
- * Records come sorted per image (vmlinux, then each module in load
- * order); modules usually load at rising addresses, so this rarely sorts.
- */
-static void fb_sort(struct fb_batch *b)
+/* ---- planning: the trap path and the hot sites ------------------------------ */
+
+static void fb_mark_range(struct ftrace_batch *b, const struct fb_range *r)
 {
 	unsigned int i;
 
-	for (i = 1; i < b->nr; i++)
-		if (b->sites[i - 1].ip > b->sites[i].ip)
-			break;
-	if (i < b->nr)
-		sort(b->sites, b->nr, sizeof(*b->sites), fb_site_cmp, NULL);
-}
-
-/* Every record that changes, into b->sites.  0 or -ENOMEM. */
-static int fb_collect(struct fb_batch *b)
-{
-	struct ftrace_rec_iter *iter;
-	unsigned int n = 0;
-
-	for_ftrace_rec_iter(iter)
-		n++;
-	if (!n)
-		return 0;
-	b->sites = kvmalloc_array(n, sizeof(*b->sites), GFP_KERNEL);
-	if (!b->sites)
-		return -ENOMEM;
-
-	for_ftrace_rec_iter(iter) {
-		struct dyn_ftrace *rec = ftrace_rec_iter_record(iter);
-		int action = ftrace_test_record(rec, b->enable);
-		struct fb_site *s;
-
-		if (action == FTRACE_UPDATE_IGNORE)
-			continue;
-		s = &b->sites[b->nr++];
-		s->ip = rec->ip;
-		s->rec = rec;
-		fb_action_insns(rec, action, s->old, s->new);
-		s->hot = 0;
-		s->trapped = 0;
-		if (!memcmp(s->old, s->new, MCOUNT_INSN_SIZE))
-			s->how = FB_SAME;
-		else
-			s->how = FB_INT3;
-	}
-	fb_sort(b);
-	return 0;
-}
-
-static void fb_mark_range(struct fb_batch *b, const struct fb_range *r)
-{
-	unsigned int i;
-
-	for (i = fb_lower_bound(b, r->start);
+	for (i = ftrace_batch_lower_bound(b, r->start);
 	     i < b->nr && b->sites[i].ip < r->end; i++) {
-		struct fb_site *s = &b->sites[i];
+		struct ftrace_batch_site *s = &b->sites[i];
 
 		if (r->kind == FB_RANGE_HOT)
-			s->hot = 1;
-		else if (s->how == FB_INT3)
-			s->how = FB_QUEUE;
+			s->round = 1;
+		else if (s->state == FTRACE_BATCH_STEPS)
+			s->state = FTRACE_BATCH_ASIDE;
 	}
 }
 
-/* Keep the sites of the trap path away from our int3; mark hot sites. */
-static void fb_classify(struct fb_batch *b)
+/**
+ * ftrace_arch_batch_plan - keep the trap path away from our int3s
+ * @b: the checked batch
+ *
+ * Sites of the trap path are set aside (text_poke_queue()); hot sites, seeded
+ * or learned, go in round 1.
+ */
+void ftrace_arch_batch_plan(struct ftrace_batch *b)
 {
 	unsigned int i;
 
 	for (i = 0; i < fb_nr_ranges; i++)
 		fb_mark_range(b, &fb_ranges[i]);
 	for (i = 0; i < FB_LEARNED_MAX; i++) {
-		struct fb_site *s;
+		struct ftrace_batch_site *s;
 
 		if (!fb_learned[i])
 			continue;
-		s = fb_find(b, fb_learned[i]);
+		s = ftrace_batch_find(b, fb_learned[i]);
 		if (s)
-			s->hot = 1;
+			s->round = 1;
 	}
 }
 
-/* ---- spans ---------------------------------------------------------------- */
+/* ---- writing ------------------------------------------------------------------ */
 
-static bool fb_span_takes(const struct fb_span *sp, unsigned long ip)
-{
-	unsigned long end = sp->start + sp->len;
-
-	/*
-	 * Sorted, 5 bytes apart at least: ip >= end.  The gap is never
-	 * written, but all of it is mapped: a gap shorter than a page skips
-	 * no page, so every page of the span holds a site of one image.
-	 */
-	return ip >= end && ip - end < PAGE_SIZE &&
-	       ip + MCOUNT_INSN_SIZE - (sp->start & PAGE_MASK) <= FB_SPAN_MAX;
-}
-
-static void fb_span_close(struct fb_span *out, unsigned int idx,
-			  struct fb_span *sp)
-{
-	if (out)
-		out[idx] = *sp;
-}
-
-/*
- * Group the FB_INT3 sites into spans; into @out if not NULL.  Returns the
- * number of spans.
+/**
+ * ftrace_arch_batch_where - where a site is written in a step
+ * @s: a site the steps write
+ * @step: FTRACE_BATCH_X86_TRAP, _TAIL or _HEAD
+ *
+ * Return: the site: every step writes at its first byte or after it.
  */
-static unsigned int fb_make_spans(const struct fb_batch *b,
-				  struct fb_span *out)
+unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
+				      unsigned int step)
 {
-	struct fb_span sp = {};
-	unsigned int n = 0, i;
-
-	for (i = 0; i < b->nr; i++) {
-		const struct fb_site *s = &b->sites[i];
-
-		if (s->how != FB_INT3)
-			continue;
-		if (n && fb_span_takes(&sp, s->ip)) {
-			sp.last = i;
-			sp.len = s->ip + MCOUNT_INSN_SIZE - sp.start;
-			sp.hot |= s->hot;
-			continue;
-		}
-		if (n)
-			fb_span_close(out, n - 1, &sp);
-		sp = (struct fb_span){
-			.start	= s->ip,
-			.len	= MCOUNT_INSN_SIZE,
-			.first	= i,
-			.last	= i,
-			.hot	= s->hot,
-		};
-		n++;
-	}
-	if (n)
-		fb_span_close(out, n - 1, &sp);
-	return n;
+	return s->ip;
 }
-
-/* The spans of the batch.  0 or -ENOMEM. */
-static int fb_plan_spans(struct fb_batch *b)
-{
-	unsigned int n;
-
-	n = fb_make_spans(b, NULL);
-	if (!n)
-		return 0;
-	b->spans = kvmalloc_array(n, sizeof(*b->spans), GFP_KERNEL);
-	if (!b->spans)
-		return -ENOMEM;
-	b->nr_spans = fb_make_spans(b, b->spans);
-	return 0;
-}
-
-/* No memory for spans: the same update through text_poke_queue(). */
-static void fb_demote_all(struct fb_batch *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < b->nr; i++)
-		if (b->sites[i].how == FB_INT3)
-			b->sites[i].how = FB_QUEUE;
-}
-
-/* ---- checking ------------------------------------------------------------- */
-
-/* Stop the core: @rec's site does not hold @old (-EINVAL) or reads fail. */
-static void fb_report(struct dyn_ftrace *rec, bool enable, const u8 *old,
-		      int err)
-{
-	if (err == -EINVAL) {
-		memcpy(fb_expected, old, MCOUNT_INSN_SIZE);
-		ftrace_expected = fb_expected;
-	}
-	/* Sets ftrace_bug_type for this record. */
-	ftrace_test_record(rec, enable);
-	ftrace_bug(err, rec);
-	ftrace_expected = NULL;
-}
-
-static int fb_check_text(unsigned long ip, const u8 *old)
-{
-	u8 cur[MCOUNT_INSN_SIZE];
-
-	if (copy_from_kernel_nofault(cur, (void *)ip, MCOUNT_INSN_SIZE))
-		return -EFAULT;
-	return memcmp(cur, old, MCOUNT_INSN_SIZE) ? -EINVAL : 0;
-}
-
-/*
- * Every site holds what its record says.  Read directly, without a
- * traceable call per site: each site was read with a fault check when it
- * was NOPed, and text stays mapped while its records exist.
- */
-static int fb_verify(struct fb_batch *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < b->nr; i++) {
-		struct fb_site *s = &b->sites[i];
-
-		if (!memcmp((void *)s->ip, s->old, MCOUNT_INSN_SIZE))
-			continue;
-		fb_report(s->rec, b->enable, s->old, -EINVAL);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* ---- writing -------------------------------------------------------------- */
 
 /* fb_span_fill() writes a site's bytes after the first as one u32. */
 static_assert(MCOUNT_INSN_SIZE - 1 == sizeof(u32));
 
 /* One step of one span, for text_poke_custom(). */
 struct fb_span_step {
-	const struct fb_batch	*b;
-	const struct fb_span	*sp;
-	enum fb_step		step;
+	const struct ftrace_batch	*b;
+	const struct ftrace_batch_span	*sp;
+	unsigned int			step;
 };
 
 /*
@@ -638,132 +418,95 @@ static void __no_sanitize_address fb_span_fill(void *text, const void *arg,
 					       size_t len)
 {
 	const struct fb_span_step *w = arg;
-	const struct fb_span *sp = w->sp;
+	const struct ftrace_batch_span *sp = w->sp;
 	unsigned int i;
 
 	for (i = sp->first; i <= sp->last; i++) {
-		const struct fb_site *s = &w->b->sites[i];
+		const struct ftrace_batch_site *s = &w->b->sites[i];
 		u8 *p = text + (s->ip - sp->start);
 
-		if (s->how != FB_INT3)
+		if (s->state != FTRACE_BATCH_STEPS)
 			continue;
 		switch (w->step) {
-		case FB_STEP_TRAP:
+		case FTRACE_BATCH_X86_TRAP:
 			p[0] = INT3_INSN_OPCODE;
 			break;
-		case FB_STEP_TAIL:
-			put_unaligned(get_unaligned((const u32 *)(s->new + 1)),
+		case FTRACE_BATCH_X86_TAIL:
+			put_unaligned(get_unaligned((const u32 *)(s->arch.new + 1)),
 				      (u32 *)(p + 1));
 			break;
-		case FB_STEP_HEAD:
-			p[0] = s->new[0];
+		case FTRACE_BATCH_X86_HEAD:
+			p[0] = s->arch.new[0];
 			break;
 		}
 	}
 }
 
 /* After the last step: every site holds its new bytes, or we are lost. */
-static void fb_span_check(const struct fb_batch *b, const struct fb_span *sp)
+static void fb_span_check(const struct ftrace_batch *b,
+			  const struct ftrace_batch_span *sp)
 {
 	unsigned int i;
 
 	for (i = sp->first; i <= sp->last; i++) {
-		const struct fb_site *s = &b->sites[i];
+		const struct ftrace_batch_site *s = &b->sites[i];
 
-		if (s->how == FB_INT3)
-			BUG_ON(memcmp((void *)s->ip, s->new, MCOUNT_INSN_SIZE));
+		if (s->state == FTRACE_BATCH_STEPS)
+			BUG_ON(memcmp((void *)s->ip, s->arch.new,
+				      MCOUNT_INSN_SIZE));
 	}
 }
 
-static void fb_span_write(struct fb_batch *b, const struct fb_span *sp,
-			  enum fb_step step)
+/**
+ * ftrace_arch_batch_poke - write one step of a span under one mapping
+ * @b: the batch
+ * @sp: the span
+ * @step: FTRACE_BATCH_X86_TRAP, _TAIL or _HEAD
+ *
+ * After the tail bytes, reports each site to perf (a trace decoder such as
+ * Intel PT switches to the new bytes at this event, whichever way each CPU
+ * goes meanwhile, since the sites trap); after the first bytes, checks
+ * that every site holds its new bytes.
+ */
+void ftrace_arch_batch_poke(const struct ftrace_batch *b,
+			    const struct ftrace_batch_span *sp,
+			    unsigned int step)
 {
 	struct fb_span_step w = { .b = b, .sp = sp, .step = step };
 	unsigned int i;
 
 	text_poke_custom(fb_span_fill, (void *)sp->start, &w, sp->len);
 
-	if (step == FB_STEP_HEAD)
+	if (step == FTRACE_BATCH_X86_HEAD)
 		fb_span_check(b, sp);
-	if (step != FB_STEP_TAIL)
+	if (step != FTRACE_BATCH_X86_TAIL)
 		return;
-	/*
-	 * While the sites trap: a trace decoder (Intel PT) switches to the
-	 * new bytes at this event, whichever way each CPU goes meanwhile.
-	 */
 	for (i = sp->first; i <= sp->last; i++) {
-		const struct fb_site *s = &b->sites[i];
+		const struct ftrace_batch_site *s = &b->sites[i];
 
-		if (s->how == FB_INT3)
-			perf_event_text_poke((void *)s->ip, s->old,
-					     MCOUNT_INSN_SIZE, s->new,
+		if (s->state == FTRACE_BATCH_STEPS)
+			perf_event_text_poke((void *)s->ip, s->arch.old,
+					     MCOUNT_INSN_SIZE, s->arch.new,
 					     MCOUNT_INSN_SIZE);
 	}
 }
 
-static bool fb_step(struct fb_batch *b, bool hot, enum fb_step step)
-{
-	bool wrote = false;
-	unsigned int k;
-
-	for (k = 0; k < b->nr_spans; k++) {
-		if (b->spans[k].hot != hot)
-			continue;
-		fb_span_write(b, &b->spans[k], step);
-		wrote = true;
-	}
-	return wrote;
-}
-
-/*
- * The three steps for the hot or the other spans.  Ends with the first
- * bytes written but not yet synced: the next round's first sync, or the
- * final one, completes it.
+/**
+ * ftrace_arch_batch_sync - make every CPU execute what the steps wrote
  */
-static void fb_round(struct fb_batch *b, bool hot)
+void ftrace_arch_batch_sync(void)
 {
-	if (!fb_step(b, hot, FB_STEP_TRAP))
-		return;
 	text_poke_sync();
-	fb_step(b, hot, FB_STEP_TAIL);
-	text_poke_sync();
-	fb_step(b, hot, FB_STEP_HEAD);
 }
 
-static void fb_run_int3(struct fb_batch *b)
+/**
+ * ftrace_arch_batch_begin - publish the batch for the int3 handler
+ * @b: the batch, complete
+ */
+void ftrace_arch_batch_begin(struct ftrace_batch *b)
 {
-	bool hot_first = !b->enable;
-
-	if (!b->nr_spans)
-		return;
-
 	/* The batch is complete before any CPU can trap on it. */
 	smp_store_release(&fb_live, b);
-	fb_round(b, hot_first);
-	fb_round(b, !hot_first);
-	text_poke_sync();
-
-	/* No CPU traps on our sites any more; wait out those reading @b. */
-	WRITE_ONCE(fb_live, NULL);
-	text_poke_sync();
-}
-
-static void fb_run_queued(struct fb_batch *b)
-{
-	bool queued = false;
-	unsigned int i;
-
-	for (i = 0; i < b->nr; i++) {
-		struct fb_site *s = &b->sites[i];
-
-		if (s->how != FB_QUEUE)
-			continue;
-		text_poke_queue((void *)s->ip, s->new, MCOUNT_INSN_SIZE, NULL);
-		s->how = FB_DONE;
-		queued = true;
-	}
-	if (queued)
-		text_poke_finish();
 }
 
 static void fb_learn(unsigned long ip)
@@ -777,108 +520,51 @@ static void fb_learn(unsigned long ip)
 	fb_learned_next = (fb_learned_next + 1) % FB_LEARNED_MAX;
 }
 
-/* The text is final: tell the core, and remember where we trapped. */
-static void fb_commit(struct fb_batch *b)
+/**
+ * ftrace_arch_batch_end - unpublish the batch, and remember where we trapped
+ * @b: the batch; every step written and synced
+ */
+void ftrace_arch_batch_end(struct ftrace_batch *b)
 {
 	unsigned int i;
 
-	for (i = 0; i < b->nr; i++) {
-		struct fb_site *s = &b->sites[i];
+	/* No CPU traps on our sites any more; wait out those reading @b. */
+	WRITE_ONCE(fb_live, NULL);
+	text_poke_sync();
 
-		ftrace_update_record(s->rec, b->enable);
-		if (s->trapped && !s->hot)
+	for (i = 0; i < b->nr; i++) {
+		const struct ftrace_batch_site *s = &b->sites[i];
+
+		if (s->arch.trapped && !s->round)
 			fb_learn(s->ip);
 	}
 }
 
-/* ---- without a batch --------------------------------------------------------- */
-
-/*
- * Site by site, for when there is no memory or no trap path: still checks
- * every site before writing any.  Before text_poke() works (never the case
- * for ftrace_init()'s callers, but cheap to allow) the one CPU writes
- * directly.  __ref: text_poke_early() is init text without modules.
+/**
+ * ftrace_arch_batch_write_one - write a site on its own
+ * @s: the site
+ *
+ * Before text_poke() works (never the case for ftrace_init()'s callers,
+ * but cheap to allow) the one CPU writes directly; else the site goes to
+ * text_poke_queue(), whose own int3 handler runs before ours.  __ref:
+ * text_poke_early() is init text without modules.
  */
-static void __ref fb_replace_unbatched(bool enable)
+void __ref ftrace_arch_batch_write_one(struct ftrace_batch_site *s)
 {
-	bool early = !poking_mm;
-	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
-	struct ftrace_rec_iter *iter;
-	struct dyn_ftrace *rec;
-	int err;
-
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		if (ftrace_test_record(rec, enable) == FTRACE_UPDATE_IGNORE)
-			continue;
-		fb_rec_insns(rec, enable, old, new);
-		err = fb_check_text(rec->ip, old);
-		if (err) {
-			fb_report(rec, enable, old, err);
-			return;
-		}
-	}
-
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		if (ftrace_test_record(rec, enable) == FTRACE_UPDATE_IGNORE)
-			continue;
-		fb_rec_insns(rec, enable, old, new);
-		if (early)
-			text_poke_early((void *)rec->ip, new, MCOUNT_INSN_SIZE);
-		else if (memcmp(old, new, MCOUNT_INSN_SIZE))
-			text_poke_queue((void *)rec->ip, new, MCOUNT_INSN_SIZE,
-					NULL);
-		ftrace_update_record(rec, enable);
-	}
-	if (!early)
-		text_poke_finish();
+	if (!poking_mm)
+		text_poke_early((void *)s->ip, s->arch.new, MCOUNT_INSN_SIZE);
+	else if (memcmp(s->arch.old, s->arch.new, MCOUNT_INSN_SIZE))
+		text_poke_queue((void *)s->ip, s->arch.new, MCOUNT_INSN_SIZE,
+				NULL);
 }
 
 /**
- * ftrace_replace_code - patch every call site whose target changed
- * @mod_flags: bit 0 set: calls are enabled; clear: every site becomes the NOP
- *
- * Collects the records the iterator yields (ftrace_test_record() says
- * which change), checks that every site holds what its record says, writes
- * them all in one int3 batch (or, for the sites that must not carry our
- * int3, through text_poke_queue()), and then records each change with
- * ftrace_update_record().  A site that does not hold what its record says
- * stops the update before anything is written and reports through
- * ftrace_bug(), which kills the core.
- *
- * Context: from ftrace_modify_all_code(); ftrace_lock and text_mutex held;
- * may sleep.
+ * ftrace_arch_batch_one_done - finish the sites written on their own
  */
-void ftrace_replace_code(int mod_flags)
+void ftrace_arch_batch_one_done(void)
 {
-	struct fb_batch b = {
-		.enable		= mod_flags & FB_ENABLE,
-		.patcher	= current,
-	};
-
-	lockdep_assert_held(&text_mutex);
-
-	if (!fb_ready || !poking_mm || fb_collect(&b)) {
-		fb_replace_unbatched(b.enable);
-		return;
-	}
-	if (!b.nr || fb_verify(&b))
-		goto out;
-
-	fb_classify(&b);
-	/* Removing calls: the trap path stops being traced first. */
-	if (!b.enable)
-		fb_run_queued(&b);
-	if (fb_plan_spans(&b))
-		fb_demote_all(&b);
-
-	fb_run_int3(&b);
-	fb_run_queued(&b);
-	fb_commit(&b);
-out:
-	kvfree(b.spans);
-	kvfree(b.sites);
+	if (poking_mm)
+		text_poke_finish();
 }
 
 /**

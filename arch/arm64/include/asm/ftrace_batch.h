@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64's part of the call-site batch patcher (<linux/ftrace_batch.h>): a
+ * site change is at most its ops literal (CALL_OPS) and its BL slot,
+ * written in two steps, literals first, with no sync in between and one
+ * IPI round at the end; each write goes through the fixmap one page at a
+ * time (aarch64_insn_poke_custom()).  arch/arm64/kernel/ftrace_batch.c
+ * implements the hooks.
+ */
+#ifndef _ASM_ARM64_FTRACE_BATCH_H
+#define _ASM_ARM64_FTRACE_BATCH_H
+
+#include <linux/types.h>
+
+#include <asm/insn-def.h>
+#include <asm/page-def.h>
+
+struct ftrace_ops;
+
+/**
+ * struct ftrace_arch_site - arm64's part of a site of the batch
+ * @ops: the new literal; NULL if the literal keeps what it holds
+ * @old_insn: what the BL slot holds
+ * @insn: what it gets
+ * @set_insn: @insn differs from @old_insn
+ */
+struct ftrace_arch_site {
+	const struct ftrace_ops	*ops;
+	u32			old_insn;
+	u32			insn;
+	bool			set_insn;
+};
+
+/* The steps: the literals, then the BL slots that make them reachable. */
+#define FTRACE_BATCH_ARM64_LITERALS	0
+#define FTRACE_BATCH_ARM64_INSNS	1
+#define FTRACE_BATCH_STEPS		2
+#define FTRACE_BATCH_SYNC_STEPS		0
+
+/* aarch64_insn_poke_custom() maps one page at a time. */
+#define FTRACE_BATCH_SPAN_MAX		PAGE_SIZE
+#define FTRACE_BATCH_STEP_SIZE(step)					\
+	((step) == FTRACE_BATCH_ARM64_LITERALS ? sizeof(u64) : AARCH64_INSN_SIZE)
+
+#endif /* _ASM_ARM64_FTRACE_BATCH_H */

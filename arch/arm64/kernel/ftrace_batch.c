@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm64's hooks of the call-site batch patcher (<linux/ftrace_batch.h>,
+ * kernel/trace/ftrace_batch.c), and the one-site hooks on top of them.
+ *
+ * A change of a site is at most two writes: its ops literal (CALL_OPS) and
+ * its BL slot.  The core writes them in two steps, every literal of the
+ * update, then every BL slot that changes, each step one
+ * aarch64_insn_poke_custom() per page of text it touches (which does the
+ * cache maintenance of what it wrote), and ends with one IPI round
+ * (kick_all_cpus_sync()) that makes every CPU refetch the text.  No CPU
+ * is stopped: what a site may hold, and why each write is safe on live
+ * code, is stated in ftrace.c.
+ *
+ * Invariants:
+ *  - text_mutex serialises every write and site_wrote: the core holds it
+ *    around the whole update (ftrace_arch_code_modify_prepare()), and every
+ *    other writer of kernel text takes it too, so a slot checked still
+ *    holds what was checked when it is written.  ftrace_lock is held as
+ *    well.
+ *  - The literals are written before the BL slots, so a new BL never
+ *    reaches a literal that still names the old ops.  A site whose BL
+ *    becomes the NOP gets &ftrace_nop_ops first.
+ *  - site_wrote is set from the first write of an update (or of a site
+ *    written alone) until the IPI round that follows it.
+ */
+
+#include <linux/ftrace.h>
+#include <linux/ftrace_batch.h>
+#include <linux/memory.h>
+#include <linux/mm.h>
+#include <linux/smp.h>
+
+#include <asm/insn.h>
+#include <asm/patching.h>
+
+#include "ftrace_site.h"
+
+/* Text written since the last IPI round; under text_mutex. */
+static bool site_wrote;
+
+/**
+ * ftrace_arch_batch_ready - can the steps run now
+ *
+ * Return: true; the fixmap writes work from the first update on.
+ */
+bool ftrace_arch_batch_ready(void)
+{
+	return true;
+}
+
+/**
+ * ftrace_arch_batch_encode - the BL slot and literal of a site's change
+ * @s: the site (ip and rec set)
+ * @old: what it calls now, 0 for the NOP
+ * @new: what it should call, 0 for the NOP
+ *
+ * The literal becomes what the core wants for a calling site, or the stub
+ * ops for a site becoming the NOP; it is left alone if it holds that
+ * already.
+ *
+ * Return: FTRACE_BATCH_STEPS, FTRACE_BATCH_SAME if neither word changes,
+ * or -EINVAL if no branch from the site reaches a target.
+ */
+int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
+			     unsigned long new)
+{
+	struct ftrace_arch_site *a = &s->arch;
+
+	a->old_insn = arm64_site_insn(s->ip, old);
+	a->insn = arm64_site_insn(s->ip, new);
+	if (a->insn == AARCH64_BREAK_FAULT || a->old_insn == AARCH64_BREAK_FAULT)
+		return -EINVAL;
+	a->set_insn = a->insn != a->old_insn;
+	a->ops = NULL;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	a->ops = new ? ftrace_rec_call_ops(s->rec) : &ftrace_nop_ops;
+	if (a->ops == ftrace_arch_rec_call_ops(s->rec))
+		a->ops = NULL;
+#endif
+	if (!a->set_insn && !a->ops)
+		return FTRACE_BATCH_SAME;
+	return FTRACE_BATCH_STEPS;
+}
+
+/**
+ * ftrace_arch_batch_check - does a site's BL slot hold its old instruction
+ * @s: the site
+ *
+ * Return: 0, -EFAULT, or -EINVAL with ftrace_expected set.
+ */
+int ftrace_arch_batch_check(const struct ftrace_batch_site *s)
+{
+	return arm64_site_check(s->ip, s->arch.old_insn);
+}
+
+/**
+ * ftrace_arch_batch_plan - nothing to plan
+ * @b: the batch
+ *
+ * Every write is safe on live code: no site is set aside, one round.
+ */
+void ftrace_arch_batch_plan(struct ftrace_batch *b)
+{
+}
+
+/**
+ * ftrace_arch_batch_where - the word a site changes in a step
+ * @s: a site the steps write
+ * @step: FTRACE_BATCH_ARM64_LITERALS or _INSNS
+ *
+ * Return: its literal or its BL slot, 0 if that word keeps its value.
+ */
+unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
+				      unsigned int step)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	if (step == FTRACE_BATCH_ARM64_LITERALS)
+		return s->arch.ops ? arm64_site_literal(s->ip) : 0;
+#endif
+	if (step == FTRACE_BATCH_ARM64_INSNS && s->arch.set_insn)
+		return s->ip;
+	return 0;
+}
+
+/* One step of one span, for aarch64_insn_poke_custom(). */
+struct site_span_step {
+	const struct ftrace_batch	*b;
+	const struct ftrace_batch_span	*sp;
+	unsigned int			step;
+};
+
+/*
+ * aarch64_insn_poke_custom() writer: @dst is the writable alias of
+ * [sp->start + done, + len), one page.  Each word is one store.
+ */
+static void site_span_fill(void *dst, void *arg, size_t done, size_t len)
+{
+	const struct site_span_step *w = arg;
+	unsigned long base = w->sp->start + done;
+	unsigned int i;
+
+	for (i = w->sp->first; i <= w->sp->last; i++) {
+		const struct ftrace_batch_site *s = &w->b->sites[i];
+		unsigned long addr;
+
+		if (s->state != FTRACE_BATCH_STEPS)
+			continue;
+		addr = ftrace_arch_batch_where(s, w->step);
+		if (addr < base || addr >= base + len)
+			continue;
+		if (w->step == FTRACE_BATCH_ARM64_LITERALS)
+			WRITE_ONCE(*(u64 *)(dst + (addr - base)),
+				   (u64)s->arch.ops);
+		else
+			WRITE_ONCE(*(__le32 *)(dst + (addr - base)),
+				   cpu_to_le32(s->arch.insn));
+	}
+}
+
+/**
+ * ftrace_arch_batch_poke - write one step of a span, one page
+ * @b: the batch
+ * @sp: the span (within one page)
+ * @step: FTRACE_BATCH_ARM64_LITERALS or _INSNS
+ */
+void ftrace_arch_batch_poke(const struct ftrace_batch *b,
+			    const struct ftrace_batch_span *sp,
+			    unsigned int step)
+{
+	struct site_span_step w = { .b = b, .sp = sp, .step = step };
+
+	aarch64_insn_poke_custom(site_span_fill, (void *)sp->start, &w,
+				 sp->len);
+	site_wrote = true;
+}
+
+/**
+ * ftrace_arch_batch_sync - make every CPU refetch the text written so far
+ */
+void ftrace_arch_batch_sync(void)
+{
+	kick_all_cpus_sync();
+	site_wrote = false;
+}
+
+/**
+ * ftrace_arch_batch_begin - nothing to publish
+ * @b: the batch
+ */
+void ftrace_arch_batch_begin(struct ftrace_batch *b)
+{
+}
+
+/**
+ * ftrace_arch_batch_end - nothing to unpublish
+ * @b: the batch
+ */
+void ftrace_arch_batch_end(struct ftrace_batch *b)
+{
+}
+
+/**
+ * ftrace_arch_batch_write_one - write one site on its own
+ * @s: the site, in any state but FTRACE_BATCH_SAME
+ *
+ * Its literal, then its BL slot, each a span of its own, through a batch
+ * of one copy of @s that the steps' writer takes.
+ */
+void ftrace_arch_batch_write_one(struct ftrace_batch_site *s)
+{
+	struct ftrace_batch_site alone = *s;
+	struct ftrace_batch one = { .sites = &alone, .nr = 1 };
+	unsigned int step;
+
+	if (s->state == FTRACE_BATCH_SAME)
+		return;
+	alone.state = FTRACE_BATCH_STEPS;
+	for (step = 0; step < FTRACE_BATCH_STEPS; step++) {
+		struct ftrace_batch_span sp = {
+			.start	= ftrace_arch_batch_where(&alone, step),
+			.len	= FTRACE_BATCH_STEP_SIZE(step),
+		};
+
+		if (sp.start)
+			ftrace_arch_batch_poke(&one, &sp, step);
+	}
+}
+
+/**
+ * ftrace_arch_batch_one_done - resynchronise after sites written alone
+ */
+void ftrace_arch_batch_one_done(void)
+{
+	if (site_wrote)
+		ftrace_arch_batch_sync();
+}
+
+/* ---- the hooks of the core ------------------------------------------------ */
+
+/**
+ * ftrace_make_call - make a NOP site call @addr
+ * @rec: the record
+ * @addr: ftrace_caller or a direct trampoline
+ *
+ * Context: ftrace_lock and text_mutex held.
+ * Return: 0, -EFAULT, or -EINVAL (unexpected text, or no way to reach @addr).
+ */
+int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
+{
+	return ftrace_batch_change_one(rec, 0, addr);
+}
+
+/**
+ * ftrace_make_nop - make a site that calls @addr the NOP
+ * @mod: unused (sites are prepared by ftrace_init_nop())
+ * @rec: the record
+ * @addr: what the site calls now
+ *
+ * Context: ftrace_lock and text_mutex held.
+ * Return: 0, -EFAULT or -EINVAL.
+ */
+int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
+		    unsigned long addr)
+{
+	return ftrace_batch_change_one(rec, addr, 0);
+}
+
+/**
+ * ftrace_modify_call - move a calling site from @old_addr to @addr
+ * @rec: the record
+ * @old_addr: what it calls now
+ * @addr: what it should call (may be @old_addr when only its literal changes)
+ *
+ * Context: ftrace_lock and text_mutex held.
+ * Return: 0, -EFAULT or -EINVAL.
+ */
+int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+		       unsigned long addr)
+{
+	return ftrace_batch_change_one(rec, old_addr, addr);
+}
+
+/**
+ * ftrace_arch_code_modify_prepare - take text_mutex for an update
+ *
+ * Writes to kernel text are serialised with kprobes, jump labels, static
+ * calls and module loading, which take text_mutex too.
+ */
+void ftrace_arch_code_modify_prepare(void)
+	__acquires(&text_mutex)
+{
+	mutex_lock(&text_mutex);
+}
+
+/**
+ * ftrace_arch_code_modify_post_process - release text_mutex after an update
+ */
+void ftrace_arch_code_modify_post_process(void)
+	__releases(&text_mutex)
+{
+	mutex_unlock(&text_mutex);
+}
+
+/**
+ * arch_ftrace_update_code - carry out an update command
+ * @command: the update command
+ *
+ * Every write is safe against CPUs running the code, so no CPU is stopped.
+ *
+ * Context: ftrace_lock and text_mutex held.
+ */
+void arch_ftrace_update_code(int command)
+{
+	ftrace_modify_all_code(command);
+}
