@@ -17,7 +17,7 @@
  *     ftrace_arch_batch_write_one()) or put them in round 1
  *     (ftrace_arch_batch_plan()).  When calls are removed, the sites set
  *     aside are written now, else after the steps.
- *  4. The steps, FTRACE_BATCH_STEPS of them, for round 0 then round 1 when
+ *  4. The steps, FTRACE_BATCH_NR_STEPS of them, for round 0 then round 1 when
  *     calls are added, round 1 then round 0 when they are removed.  In a
  *     step the sites that write something (ftrace_arch_batch_where()) are
  *     grouped into spans: sorted writes no more than a page apart whose
@@ -31,7 +31,7 @@
  *  5. ftrace_update_record() for every site.
  *
  * The arch provides, in <asm/ftrace_batch.h>: struct ftrace_arch_site (its
- * part of a site), FTRACE_BATCH_STEPS, FTRACE_BATCH_SYNC_STEPS,
+ * part of a site), FTRACE_BATCH_NR_STEPS, FTRACE_BATCH_SYNC_STEPS,
  * FTRACE_BATCH_SPAN_MAX and FTRACE_BATCH_STEP_SIZE(step) (the bytes a site
  * writes in a step, for the length of a span).
  *

@@ -229,7 +229,7 @@ static bool batch_round_writes(struct ftrace_batch *b, u8 round)
 {
 	unsigned int step;
 
-	for (step = 0; step < FTRACE_BATCH_STEPS; step++)
+	for (step = 0; step < FTRACE_BATCH_NR_STEPS; step++)
 		if (batch_walk(b, step, round, false))
 			return true;
 	return false;
@@ -244,9 +244,9 @@ static void batch_round(struct ftrace_batch *b, u8 round)
 {
 	unsigned int step;
 
-	for (step = 0; step < FTRACE_BATCH_STEPS; step++) {
+	for (step = 0; step < FTRACE_BATCH_NR_STEPS; step++) {
 		batch_walk(b, step, round, true);
-		if (FTRACE_BATCH_SYNC_STEPS && step + 1 < FTRACE_BATCH_STEPS)
+		if (FTRACE_BATCH_SYNC_STEPS && step + 1 < FTRACE_BATCH_NR_STEPS)
 			ftrace_arch_batch_sync();
 	}
 }

@@ -216,7 +216,7 @@ void ftrace_arch_batch_write_one(struct ftrace_batch_site *s)
 	if (s->state == FTRACE_BATCH_SAME)
 		return;
 	alone.state = FTRACE_BATCH_STEPS;
-	for (step = 0; step < FTRACE_BATCH_STEPS; step++) {
+	for (step = 0; step < FTRACE_BATCH_NR_STEPS; step++) {
 		struct ftrace_batch_span sp = {
 			.start	= ftrace_arch_batch_where(&alone, step),
 			.len	= FTRACE_BATCH_STEP_SIZE(step),

@@ -34,7 +34,7 @@ struct ftrace_arch_site {
 /* The steps: the literals, then the BL slots that make them reachable. */
 #define FTRACE_BATCH_ARM64_LITERALS	0
 #define FTRACE_BATCH_ARM64_INSNS	1
-#define FTRACE_BATCH_STEPS		2
+#define FTRACE_BATCH_NR_STEPS		2
 #define FTRACE_BATCH_SYNC_STEPS		0
 
 /* aarch64_insn_poke_custom() maps one page at a time. */

@@ -30,7 +30,7 @@ struct ftrace_arch_site {
 #define FTRACE_BATCH_X86_TRAP		0
 #define FTRACE_BATCH_X86_TAIL		1
 #define FTRACE_BATCH_X86_HEAD		2
-#define FTRACE_BATCH_STEPS		3
+#define FTRACE_BATCH_NR_STEPS		3
 #define FTRACE_BATCH_SYNC_STEPS		1
 
 /* text_poke_custom() maps up to 16 pages with one switch to the poking mm. */
