@@ -10,7 +10,12 @@ NCALLS=${NCALLS:-100000}
 # "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
 # uprobe, events, bulk, ubulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
 ONLY=${1:-}
-want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
+# ONLY: one group, or several separated by commas ("filter,fprobe")
+want() {
+	[ -z "$ONLY" ] && return 0
+	case ",$ONLY," in *",$1,"*) return 0 ;; esac
+	return 1
+}
 
 # upstream's ftrace-ops sample: it times NCALLS calls of a traced function
 # with the given ops registered, prints the result and refuses to load.
