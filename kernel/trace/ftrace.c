@@ -233,8 +233,9 @@ static bool ftrace_callers_ready_for(struct ftrace_ops *ops)
  * The dispatcher also stands in while switching to one ops' function is
  * not safe yet (see the protocol above ftrace_trace_function).
  *
- * Called by ftrace_sites_update(), once per update, before it patches
- * anything.  By the end of a successful update the shared callers must call
+ * Called by ftrace_sites_update() (as the pick of the sites client
+ * registered below), once per update, before it patches anything.  By
+ * the end of a successful update the shared callers must call
  * ftrace_trace_function (also when it is ftrace_stub); meanwhile they may
  * call the old target or the dispatcher.  A failed update leaves them alone.
  *
@@ -259,6 +260,31 @@ void ftrace_pick_trace_func(void)
 		callers_idle = false;
 	WRITE_ONCE(ftrace_trace_function, target);
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* What the patcher calls and installs for the ops layer. */
+static const struct ftrace_sites_client ftrace_ops_client = {
+	.pick		= ftrace_pick_trace_func,
+	.list_func	= arch_ftrace_ops_list_func,
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	.list_ops	= &ftrace_list_ops,
+#endif
+};
+
+/**
+ * ftrace_ops_sites_init - register the ops layer with the patcher
+ *
+ * From now on every site update asks ftrace_pick_trace_func() what the
+ * shared callers should call, and points them and the sites' ops literals
+ * at the dispatcher where a set needs it.
+ *
+ * Context: once, from ftrace_init(), before the first site update.
+ */
+void __init ftrace_ops_sites_init(void)
+{
+	ftrace_sites_set_client(&ftrace_ops_client);
+}
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 /* @ops leaves for good: do not keep it as the op (the target ignores it). */
 static void ftrace_callers_forget(struct ftrace_ops *ops)
@@ -1093,8 +1119,9 @@ static bool ftrace_permanent_ops_registered(void)
  * @on: the new state
  *
  * Off makes every call site a NOP and ftrace_call call ftrace_stub;
- * registered ops stay registered.  On patches them back.  What writing
- * sysctl kernel.ftrace_enabled does.
+ * registered ops stay registered.  On patches them back.  The patcher
+ * stops and restarts a wanted graph caller along with the sites.  What
+ * writing sysctl kernel.ftrace_enabled does.
  *
  * Context: process context; takes ftrace_lock; may sleep.
  * Return: 0; -EBUSY when turning off while a FTRACE_OPS_FL_PERMANENT ops
@@ -1103,8 +1130,7 @@ static bool ftrace_permanent_ops_registered(void)
  */
 int ftrace_enabled_set(bool on)
 {
-	int before, command = 0;
-	int ret;
+	int before, ret;
 
 	guard(mutex)(&ftrace_lock);
 
@@ -1117,11 +1143,8 @@ int ftrace_enabled_set(bool on)
 	if (!on && ftrace_permanent_ops_registered())
 		return -EBUSY;
 
-	if (ftrace_graph_active)
-		command = on ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET;
-
 	ftrace_enabled = on;
-	ret = ftrace_update_sites(command);
+	ret = ftrace_update_sites(0);
 	if (ret) {
 		ftrace_enabled = before;
 		return ret;

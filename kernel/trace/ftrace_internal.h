@@ -84,6 +84,8 @@ void ftrace_ops_init(struct ftrace_ops *ops);
 
 /* The func ftrace_call/ftrace_regs_call in ftrace_caller should call now. */
 void ftrace_pick_trace_func(void);
+/* Register the ops layer with the patcher; ftrace_init(), first thing. */
+void __init ftrace_ops_sites_init(void);
 
 /* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
 void ftrace_update_pid_func(void);
@@ -423,6 +425,26 @@ ftrace_dispatch_find(unsigned long ip)
 int ftrace_sites_update(int command);
 /* Like ftrace_sites_update() but only checks for clashes; changes nothing. */
 int ftrace_sites_check(void);
+
+/*
+ * What the patcher must know of the ops layer above it, registered by that
+ * layer (ftrace_ops_sites_init()) before the first update:
+ *  @pick:      chooses ftrace_trace_function (and function_trace_op) for
+ *              the registered ops; run by every update before it patches
+ *  @list_func: the dispatcher, which ftrace_call calls while an update
+ *              patches and whenever the pick chose it
+ *  @list_ops:  (CALL_OPS) the ops a site's literal holds when its set has
+ *              to go through the dispatcher
+ */
+struct ftrace_sites_client {
+	void			(*pick)(void);
+	ftrace_func_t		list_func;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	const struct ftrace_ops	*list_ops;
+#endif
+};
+
+void __init ftrace_sites_set_client(const struct ftrace_sites_client *client);
 /*
  * One rude wait (a work item on every online CPU, as a rude RCU-tasks
  * grace period does): afterwards no CPU runs anything it

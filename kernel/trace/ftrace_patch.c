@@ -38,9 +38,13 @@
  *    dispatcher gets exactly the ops of its new set.
  *  - ftrace_call is retargeted in this order: the list dispatcher first
  *    (right for any set), then the sites are patched, then the function
- *    ftrace_pick_trace_func() chose.  function_trace_op belongs to ftrace.c,
+ *    the client's pick chose.  function_trace_op belongs to the ops layer,
  *    which only changes it while ftrace_call ignores it and only picks an
  *    ops' own function once every task loaded that ops as op.
+ *  - The ops layer above is known only through the client it registered
+ *    (ftrace_sites_set_client(), once at boot before the first update):
+ *    its pick, its dispatcher and the dispatcher's ops.  Nothing here
+ *    names a symbol of that layer.
  */
 #include <linux/ftrace.h>
 #include <linux/hash.h>
@@ -59,6 +63,21 @@
 #include "ftrace_internal.h"
 
 struct ftrace_site_gen __rcu *ftrace_site_gen;
+
+/* The ops layer, as registered by ftrace_init(); never NULL in an update. */
+static const struct ftrace_sites_client *site_client __ro_after_init;
+
+/**
+ * ftrace_sites_set_client - tell the patcher about the ops layer
+ * @client: the pick, the dispatcher and (CALL_OPS) the dispatcher's ops;
+ *	    must stay valid for good
+ *
+ * Context: once, from ftrace_init(), before the first update.
+ */
+void __init ftrace_sites_set_client(const struct ftrace_sites_client *client)
+{
+	site_client = client;
+}
 
 /* Sets whose members need the register-saving caller when sharing a site. */
 #define SITE_SET_REGS_CALLER \
@@ -129,7 +148,8 @@ static unsigned long site_target(unsigned long ip,
 /*
  * The ops a site's literal should hold while the site calls @addr: the
  * only member of its set when that member may be called straight, else
- * the dispatcher's ftrace_list_ops; ftrace_nop_ops while it calls nothing.
+ * the dispatcher's ops (the client's list_ops); ftrace_nop_ops while it
+ * calls nothing.
  * Only stable objects: an update rewrites a literal only when this choice
  * changes.
  */
@@ -140,7 +160,7 @@ static const struct ftrace_ops *site_call_ops(const struct ftrace_site_set *set,
 		return &ftrace_nop_ops;
 	if (set->nr == 1 && !(set->ops[0]->flags & FTRACE_OPS_CALL_CHECKS))
 		return set->ops[0];
-	return &ftrace_list_ops;
+	return site_client->list_ops;
 }
 
 /*
@@ -963,8 +983,8 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
  * For the architecture's ftrace_make_call() and ftrace_modify_call(),
  * which write the literal before the call (a site becoming a NOP gets
  * &ftrace_nop_ops).  ftrace_caller calls literal->func with the literal as
- * op: a single ops that may be called straight, or &ftrace_list_ops, whose
- * dispatcher finds the site's set in one lookup.
+ * op: a single ops that may be called straight, or the dispatcher's ops
+ * (ftrace_list_ops), whose dispatcher finds the site's set in one lookup.
  *
  * Context: ftrace_lock held.
  * Return: the ops; never NULL.
@@ -1009,6 +1029,38 @@ static void site_caller_failed(int err)
 	ftrace_kill();
 }
 
+/*
+ * The graph caller (ftrace_enable/disable_ftrace_graph_caller()).  Its
+ * users ask for it with FTRACE_START_FUNC_RET and give it up with
+ * FTRACE_STOP_FUNC_RET; site_graph_wanted remembers which came last.
+ * While it is wanted it follows ftrace_enabled: the first update that
+ * finds calls switched off or on again since the previous update
+ * (site_calls_enabled) stops or starts it in the same batch.  Both are
+ * changed only by an update that ran; ftrace_lock.
+ */
+static bool site_graph_wanted;
+static bool site_calls_enabled;
+
+/* @command plus the graph caller's start or stop that @enable calls for. */
+static int site_graph_command(int command, bool enable)
+{
+	if (command & (FTRACE_START_FUNC_RET | FTRACE_STOP_FUNC_RET))
+		return command;
+	if (site_graph_wanted && enable != site_calls_enabled)
+		command |= enable ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET;
+	return command;
+}
+
+/* An update with the users' @command ran with calls @enable. */
+static void site_graph_ran(int command, bool enable)
+{
+	if (command & FTRACE_START_FUNC_RET)
+		site_graph_wanted = true;
+	else if (command & FTRACE_STOP_FUNC_RET)
+		site_graph_wanted = false;
+	site_calls_enabled = enable;
+}
+
 /**
  * ftrace_modify_all_code - carry out an update command
  * @command: FTRACE_UPDATE_CALLS or FTRACE_DISABLE_CALLS, optionally with
@@ -1028,7 +1080,7 @@ void ftrace_modify_all_code(int command)
 	int err;
 
 	if (retarget) {
-		err = site_caller_retarget(arch_ftrace_ops_list_func);
+		err = site_caller_retarget(site_client->list_func);
 		if (err) {
 			site_caller_failed(err);
 			return;
@@ -1045,7 +1097,7 @@ void ftrace_modify_all_code(int command)
 		return;
 
 	/*
-	 * ftrace_pick_trace_func() only picks an ops' own function once
+	 * The client's pick only chooses an ops' own function once
 	 * function_trace_op is that ops and every task that may still reach
 	 * ftrace_call loaded it, so installing it now is safe.
 	 */
@@ -1388,14 +1440,16 @@ static void site_patch(struct site_build *b, int command)
 /**
  * ftrace_sites_update - make every call site call what the registered ops want
  * @command: extra FTRACE_* commands to run in the same update
- *	     (FTRACE_START/STOP_FUNC_RET; FTRACE_UPDATE_TRACE_FUNC is accepted
- *	     but implied: ftrace_call is retargeted whenever
- *	     ftrace_pick_trace_func() chose something else than it calls)
+ *	     (FTRACE_START/STOP_FUNC_RET when the graph caller's first user
+ *	     comes or its last one goes; FTRACE_UPDATE_TRACE_FUNC is accepted
+ *	     but implied: ftrace_call is retargeted whenever the client's pick
+ *	     chose something else than it calls)
  *
  * Recomputes the ops set of every record, publishes it as a new generation,
  * patches the sites whose target changed in one batch, retargets ftrace_call
  * if needed, and retires the previous generation (freed once no CPU can use
- * it; nothing here waits for that).
+ * it; nothing here waits for that).  A wanted graph caller is stopped and
+ * started again with ftrace_enabled.
  *
  * Context: ftrace_lock held; sleeps.
  * Return: 0; -EBUSY (a site would get two IPMODIFY/direct ops) or -ENOMEM
@@ -1405,11 +1459,11 @@ int ftrace_sites_update(int command)
 {
 	struct ftrace_site_gen *old;
 	struct site_build b;
+	int err, users;
 	bool enable;
-	int err;
 
 	lockdep_assert_held(&ftrace_lock);
-	if (ftrace_core_dead())
+	if (ftrace_core_dead() || WARN_ON_ONCE(!site_client))
 		return -ENODEV;
 
 	err = site_build_run(&b, true);
@@ -1422,7 +1476,9 @@ int ftrace_sites_update(int command)
 	/* Step 4: what ftrace_call should call; retarget only if it changed. */
 	command &= ~(FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS |
 		     FTRACE_UPDATE_TRACE_FUNC);
-	ftrace_pick_trace_func();
+	users = command & (FTRACE_START_FUNC_RET | FTRACE_STOP_FUNC_RET);
+	command = site_graph_command(command, enable);
+	site_client->pick();
 	if (site_caller_stale())
 		command |= FTRACE_UPDATE_TRACE_FUNC;
 
@@ -1431,6 +1487,7 @@ int ftrace_sites_update(int command)
 				      FTRACE_STOP_FUNC_RET)))
 		site_patch(&b, command | (enable ? FTRACE_UPDATE_CALLS :
 						   FTRACE_DISABLE_CALLS));
+	site_graph_ran(users, enable);
 	site_build_free(&b);
 
 	if (old)
