@@ -892,51 +892,74 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * How ip-modifiers share sites with direct calls: the hooks direct calls
+ * registered, or NULL without them.  Set at boot, before any ops can be
+ * registered.
+ */
+static const struct ftrace_ipmodify_share *ftrace_ipmodify_share __ro_after_init;
+
+/**
+ * ftrace_ops_set_ipmodify_share - register the hooks an ip-modifier needs
+ * @share: the lock, prepare and cleanup steps of direct calls (see struct
+ *	   ftrace_ipmodify_share); must stay valid for good
+ *
+ * Without them an IPMODIFY ops is registered like any other ops, which is
+ * right while no direct call can exist.
+ *
+ * Context: once, from ftrace_init(), before any ops is registered.
+ */
+void __init
+ftrace_ops_set_ipmodify_share(const struct ftrace_ipmodify_share *share)
+{
+	ftrace_ipmodify_share = share;
+}
+
 /*
  * An ip-modifier: the direct calls on its functions are asked to share
- * them first (ftrace_direct.c), under direct_mutex so that none comes or
- * goes meanwhile.
+ * them first, under the share lock (direct_mutex, outside ftrace_lock) so
+ * that none comes or goes meanwhile.
  */
 static int ftrace_startup_ipmodify(struct ftrace_ops *ops)
 {
+	const struct ftrace_ipmodify_share *share = ftrace_ipmodify_share;
 	int ret;
 
-	guard(mutex)(&direct_mutex);
-	ret = ftrace_direct_share_prepare(ops);
-	if (ret)
-		return ret;
-	scoped_guard(mutex, &ftrace_lock)
-		ret = ftrace_startup(ops, 0);
-	if (ret)
-		ftrace_direct_share_cleanup();
+	if (!share) {
+		guard(mutex)(&ftrace_lock);
+		return ftrace_startup(ops, 0);
+	}
+
+	share->lock();
+	ret = share->prepare(ops);
+	if (!ret) {
+		scoped_guard(mutex, &ftrace_lock)
+			ret = ftrace_startup(ops, 0);
+		if (ret)
+			share->cleanup();
+	}
+	share->unlock();
 	return ret;
 }
 
 static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
 {
+	const struct ftrace_ipmodify_share *share = ftrace_ipmodify_share;
 	int ret;
 
-	guard(mutex)(&direct_mutex);
+	if (!share) {
+		guard(mutex)(&ftrace_lock);
+		return ftrace_shutdown(ops, 0);
+	}
+
+	share->lock();
 	scoped_guard(mutex, &ftrace_lock)
 		ret = ftrace_shutdown(ops, 0);
 	if (!ret)
-		ftrace_direct_share_cleanup();
+		share->cleanup();
+	share->unlock();
 	return ret;
 }
-#else
-static int ftrace_startup_ipmodify(struct ftrace_ops *ops)
-{
-	guard(mutex)(&ftrace_lock);
-	return ftrace_startup(ops, 0);
-}
-
-static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
-{
-	guard(mutex)(&ftrace_lock);
-	return ftrace_shutdown(ops, 0);
-}
-#endif
 
 /**
  * register_ftrace_function - start calling an ops' function

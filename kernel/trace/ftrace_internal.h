@@ -87,6 +87,23 @@ void ftrace_pick_trace_func(void);
 /* Register the ops layer with the patcher; ftrace_init(), first thing. */
 void __init ftrace_ops_sites_init(void);
 
+/*
+ * How an ip-modifier is registered beside direct calls, registered by
+ * ftrace_direct.c (ftrace_direct_init()): @lock/@unlock wrap the whole
+ * registration or removal and nest outside ftrace_lock; @prepare asks the
+ * direct calls on @ops' functions to share them (ftrace_lock not held);
+ * @cleanup ends the sharing of sites no ip-modifier holds any more.
+ */
+struct ftrace_ipmodify_share {
+	void	(*lock)(void);
+	void	(*unlock)(void);
+	int	(*prepare)(struct ftrace_ops *ops);
+	void	(*cleanup)(void);
+};
+
+void __init
+ftrace_ops_set_ipmodify_share(const struct ftrace_ipmodify_share *share);
+
 /* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
 void ftrace_update_pid_func(void);
 /* Register the func a pid-filtered ops calls (before any pid list is set). */
@@ -445,6 +462,21 @@ struct ftrace_sites_client {
 };
 
 void __init ftrace_sites_set_client(const struct ftrace_sites_client *client);
+
+/*
+ * What the patcher must know of direct calls, registered by ftrace_direct.c
+ * (ftrace_direct_init()) before the first update; both run under
+ * ftrace_lock while an update builds or patches:
+ *  @addr_of: the trampoline a direct ops put on the site at @ip, or 0
+ *  @shares:  whether the direct call at @ip agreed to share its site with
+ *            an ip-modifier
+ */
+struct ftrace_sites_direct {
+	unsigned long	(*addr_of)(unsigned long ip);
+	bool		(*shares)(unsigned long ip);
+};
+
+void __init ftrace_sites_set_direct(const struct ftrace_sites_direct *direct);
 /*
  * One rude wait (a work item on every online CPU, as a rude RCU-tasks
  * grace period does): afterwards no CPU runs anything it
@@ -567,26 +599,12 @@ int ftrace_probes_show_line(struct seq_file *m, struct trace_array *tr,
 
 /* ---- ftrace_direct.c ------------------------------------------------- */
 
-/* Serialises the direct-call API; taken before ftrace_lock. */
-extern struct mutex direct_mutex;
 unsigned long ftrace_find_rec_direct(unsigned long ip);
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-/* Sites shared by a direct call and an ip-modifier (ops_func agreed). */
-bool ftrace_direct_shares_ip(unsigned long ip);
-int ftrace_direct_share_prepare(struct ftrace_ops *ops);
-void ftrace_direct_share_cleanup(void);
+/* Register with the patcher and the ops layer; ftrace_init(), early. */
+void __init ftrace_direct_init(void);
 #else
-static inline bool ftrace_direct_shares_ip(unsigned long ip)
-{
-	return false;
-}
-
-static inline int ftrace_direct_share_prepare(struct ftrace_ops *ops)
-{
-	return 0;
-}
-
-static inline void ftrace_direct_share_cleanup(void) { }
+static inline void ftrace_direct_init(void) { }
 #endif
 
 #endif /* CONFIG_DYNAMIC_FTRACE */

@@ -43,8 +43,10 @@
  *    ops' own function once every task loaded that ops as op.
  *  - The ops layer above is known only through the client it registered
  *    (ftrace_sites_set_client(), once at boot before the first update):
- *    its pick, its dispatcher and the dispatcher's ops.  Nothing here
- *    names a symbol of that layer.
+ *    its pick, its dispatcher and the dispatcher's ops.  Direct calls are
+ *    known only through their lookup and sharing test
+ *    (ftrace_sites_set_direct(), likewise).  Nothing here names a symbol
+ *    of a layer above.
  */
 #include <linux/ftrace.h>
 #include <linux/hash.h>
@@ -66,6 +68,8 @@ struct ftrace_site_gen __rcu *ftrace_site_gen;
 
 /* The ops layer, as registered by ftrace_init(); never NULL in an update. */
 static const struct ftrace_sites_client *site_client __ro_after_init;
+/* Direct calls, as registered by ftrace_init(); NULL without them. */
+static const struct ftrace_sites_direct *site_direct __ro_after_init;
 
 /**
  * ftrace_sites_set_client - tell the patcher about the ops layer
@@ -77,6 +81,22 @@ static const struct ftrace_sites_client *site_client __ro_after_init;
 void __init ftrace_sites_set_client(const struct ftrace_sites_client *client)
 {
 	site_client = client;
+}
+
+/**
+ * ftrace_sites_set_direct - tell the patcher about direct calls
+ * @direct: the lookup of a site's direct trampoline and the test whether
+ *	    that direct call shares its site with an ip-modifier; must stay
+ *	    valid for good
+ *
+ * Until this is called no site has a direct trampoline and none may be
+ * shared, which holds because no direct ops can exist yet.
+ *
+ * Context: once, from ftrace_init(), before the first update.
+ */
+void __init ftrace_sites_set_direct(const struct ftrace_sites_direct *direct)
+{
+	site_direct = direct;
 }
 
 /* Sets whose members need the register-saving caller when sharing a site. */
@@ -98,13 +118,10 @@ enum site_kind {
 
 /* ---- targets ------------------------------------------------------------ */
 
+/* The trampoline a direct ops put on the site at @ip, or 0. */
 static unsigned long site_direct_addr(unsigned long ip)
 {
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-	return ftrace_find_rec_direct(ip);
-#else
-	return 0;
-#endif
+	return site_direct ? site_direct->addr_of(ip) : 0;
 }
 
 /* The trampoline a site wanted by @set alone may call, or 0. */
@@ -373,7 +390,7 @@ static bool site_set_share_refused(const struct ftrace_site_set *set,
 {
 	if ((set->flags & SITE_SET_SHARED) != SITE_SET_SHARED)
 		return false;
-	return !ftrace_direct_shares_ip(ip);
+	return !site_direct || !site_direct->shares(ip);
 }
 
 /* The set @prev plus @ops (appended: list order is kept), newly made. */
