@@ -312,7 +312,7 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  *  (c) the ops' own trampoline (x86_64, a copy of (b)): the same span; a
  *      task preempted in it outside the span calls whatever the slot holds
  *      when it gets there, so on removal the slot is aimed at ftrace_stub
- *      first (arch_ftrace_update_trampoline() of a REMOVING ops), and the
+ *      first (ftrace_ops_tramp_target() of a REMOVING ops), and the
  *      text is freed by the arch only after an RCU-tasks grace period;
  *  (d) a direct trampoline or one the ops' owner supplied: it is entered
  *      from the site and runs preemptibly, out of our sight;

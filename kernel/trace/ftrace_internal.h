@@ -477,6 +477,9 @@ struct ftrace_sites_direct {
 };
 
 void __init ftrace_sites_set_direct(const struct ftrace_sites_direct *direct);
+
+/* What ftrace_call and ftrace_regs_call call now; ftrace_lock held. */
+ftrace_func_t ftrace_sites_caller_func(void);
 /*
  * One rude wait (a work item on every online CPU, as a rude RCU-tasks
  * grace period does): afterwards no CPU runs anything it
@@ -640,6 +643,8 @@ void ftrace_trampoline_free(struct ftrace_ops *ops);
 void ftrace_trampoline_retire(struct ftrace_ops *ops);
 /* Let the arch create or retarget @ops' trampoline; ftrace_lock. */
 void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops);
+/* What @ops' trampoline calls: ftrace_stub while removing, else its func. */
+ftrace_func_t ftrace_ops_tramp_target(struct ftrace_ops *ops);
 #else
 /* Trampolines need a call site to point at them: there are none. */
 static inline void ftrace_trampoline_free(struct ftrace_ops *ops) { }

@@ -1034,6 +1034,20 @@ static int site_caller_retarget(ftrace_func_t func)
 	return err;
 }
 
+/**
+ * ftrace_sites_caller_func - what the shared callers' call slots call now
+ *
+ * With CALL_OPS a site's ops literal decides instead, and the slots may
+ * not be used at all.
+ *
+ * Context: ftrace_lock held (the answer holds until it is dropped).
+ * Return: the function ftrace_call and ftrace_regs_call were pointed at last.
+ */
+ftrace_func_t ftrace_sites_caller_func(void)
+{
+	return site_caller_func;
+}
+
 /* Does ftrace_call still have to be pointed at ftrace_trace_function? */
 static bool site_caller_stale(void)
 {
