@@ -491,6 +491,10 @@ void ftrace_sites_wait_readers(void);
 /* The same wait without ftrace_lock: take the list, then wait and free. */
 struct ftrace_site_gen *ftrace_sites_retired_take(void);
 void ftrace_sites_wait_free(struct ftrace_site_gen *list);
+/* ftrace_site_wait.c: free a replaced generation after its readers. */
+void ftrace_sites_retire(struct ftrace_site_gen *old);
+/* ftrace_patch.c: free a generation no reader can be on. */
+void ftrace_site_gen_free(struct ftrace_site_gen *gen);
 #endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE

@@ -26,13 +26,11 @@
  *    target differs from cur_addr, and no others.
  *  - Traced code reads ftrace_site_gen, its table and its sets without locks
  *    (preemption disabled).  A generation is freed only after its successor
- *    was published and every online CPU passed through the scheduler
- *    (site_wait_readers(), a rude RCU-tasks grace period in effect).  An update
- *    does not wait for that itself: it puts the generation it replaced on
- *    the retired list, which the next ftrace_sites_wait_readers() (every
- *    ops removal that needs a wait calls it) or, a second later, a worker
- *    frees after its own wait.  So one wait serves many updates, and no
- *    more than SITE_RETIRED_MAX generations are kept.
+ *    was published and every online CPU passed through the scheduler (a
+ *    rude RCU-tasks grace period in effect).  An update does not wait for
+ *    that itself: it hands the generation it replaced to
+ *    ftrace_sites_retire() (ftrace_site_wait.c, which keeps the waits), so
+ *    one wait serves many updates.
  *  - Between publication and patching a site may still call what its old
  *    set needed (a trampoline, or ftrace_caller); a site that reaches the
  *    dispatcher gets exactly the ops of its new set.
@@ -59,7 +57,6 @@
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
 #include <linux/uaccess.h>
-#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -260,7 +257,12 @@ static struct site_set_node *site_set_node(struct ftrace_site_set *set)
 	return container_of(set, struct site_set_node, set);
 }
 
-static void site_gen_free(struct ftrace_site_gen *gen)
+/**
+ * ftrace_site_gen_free - free a site generation and its sets
+ * @gen: a generation no reader can be on any more (never published, or
+ *	 retired and waited for); NULL is fine
+ */
+void ftrace_site_gen_free(struct ftrace_site_gen *gen)
 {
 	struct ftrace_site_set *set, *next;
 
@@ -298,7 +300,7 @@ struct site_build {
 
 static void site_build_free(struct site_build *b)
 {
-	site_gen_free(b->gen);
+	ftrace_site_gen_free(b->gen);
 	kvfree(b->scratch);
 	kfree(b->spans);
 	b->gen = NULL;
@@ -686,7 +688,7 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 					lockdep_is_held(&ftrace_lock));
 	if (!b->entries) {
 		/* No record is wanted, so no set was made. */
-		site_gen_free(gen);
+		ftrace_site_gen_free(gen);
 		gen = NULL;
 	}
 	rcu_assign_pointer(ftrace_site_gen, gen);
@@ -1287,134 +1289,7 @@ void ftrace_run_update_code(int command)
 
 /* ---- the update --------------------------------------------------------- */
 
-static void site_cpu_passed(struct work_struct *work)
-{
-}
-
-/*
- * Nothing can be running on a generation once this returns.
- *
- * A work item queued on a CPU runs there only after the CPU left the
- * region with preemption off it may have been in (RCU watching or not),
- * so one item per online CPU, waited for, is the guarantee we need.  It
- * is what a rude RCU-tasks grace period does too, but that one comes
- * from a kthread that sleeps HZ/10 after each grace period: a removal
- * right after another one waited up to 100 ms for nothing.
- */
-static void site_wait_readers(void)
-{
-	/* Before the scheduler runs there is one CPU and nothing in flight. */
-	if (system_state == SYSTEM_BOOTING)
-		return;
-	/* Only fails without memory for the work items. */
-	if (schedule_on_each_cpu(site_cpu_passed))
-		synchronize_rcu_tasks_rude();
-}
-
-/* Replaced generations, newest first; ftrace_lock. */
-static struct ftrace_site_gen *site_retired;
-static unsigned int site_nr_retired;
-
-/* A generation of every site is about a megabyte: keep only a few. */
-#define SITE_RETIRED_MAX	4
-
-static void site_gen_free_list(struct ftrace_site_gen *gen)
-{
-	struct ftrace_site_gen *next;
-
-	for (; gen; gen = next) {
-		next = gen->retired_next;
-		site_gen_free(gen);
-	}
-}
-
-/* Everything on the list returned was replaced before this call. */
-static struct ftrace_site_gen *site_retired_take(void)
-{
-	struct ftrace_site_gen *list = site_retired;
-
-	site_retired = NULL;
-	site_nr_retired = 0;
-	return list;
-}
-
-static void site_reap_fn(struct work_struct *work)
-{
-	struct ftrace_site_gen *list;
-
-	scoped_guard(mutex, &ftrace_lock)
-		list = site_retired_take();
-	if (list)
-		ftrace_sites_wait_free(list);
-}
-
-/**
- * ftrace_sites_retired_take - take the generations replaced so far
- *
- * For a wait without ftrace_lock: hand the list to ftrace_sites_wait_free().
- *
- * Context: ftrace_lock held.
- * Return: the list (NULL if empty).
- */
-struct ftrace_site_gen *ftrace_sites_retired_take(void)
-{
-	lockdep_assert_held(&ftrace_lock);
-	return site_retired_take();
-}
-
-/**
- * ftrace_sites_wait_free - wait out the readers, free what was taken
- * @list: from ftrace_sites_retired_take(), taken before this call
- *
- * One rude wait (see ftrace_sites_wait_readers()).
- *
- * Context: process context, no ftrace lock needed; sleeps.
- */
-void ftrace_sites_wait_free(struct ftrace_site_gen *list)
-{
-	site_wait_readers();
-	site_gen_free_list(list);
-}
-
-static DECLARE_DELAYED_WORK(site_reap_work, site_reap_fn);
-
-/**
- * ftrace_sites_wait_readers - wait out every reader of older generations
- *
- * After one rude wait (every online CPU ran a work item, as in a rude
- * RCU-tasks grace period) no CPU is still inside a region
- * with preemption off that began before the call: the dispatcher's lookup
- * and the members it calls, the arch callers' spans around the op load and
- * call (see "Removal" in ftrace.c), lookups of the trampoline list.  The
- * generations replaced before the call are freed.
- *
- * Context: ftrace_lock held; sleeps.
- */
-void ftrace_sites_wait_readers(void)
-{
-	struct ftrace_site_gen *list;
-
-	lockdep_assert_held(&ftrace_lock);
-	list = site_retired_take();
-	ftrace_sites_wait_free(list);
-}
-
-/* @old was replaced: free it once no reader can be on it. */
-static void site_retire(struct ftrace_site_gen *old)
-{
-	if (system_state == SYSTEM_BOOTING) {
-		site_gen_free(old);
-		return;
-	}
-	old->retired_next = site_retired;
-	site_retired = old;
-	if (++site_nr_retired >= SITE_RETIRED_MAX)
-		ftrace_sites_wait_readers();
-	else
-		schedule_delayed_work(&site_reap_work, HZ);
-}
-
-/* ---- the state of a site ftrace_bug() reports ---------------------------- */
+/* The state of a site ftrace_bug() reports. */
 
 /*
  * What the patcher knows of a site that could not be patched: what it
@@ -1522,7 +1397,7 @@ int ftrace_sites_update(int command)
 	site_build_free(&b);
 
 	if (old)
-		site_retire(old);
+		ftrace_sites_retire(old);
 	ftrace_sites_reclaim_later();
 	return 0;
 }
