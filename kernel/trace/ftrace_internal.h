@@ -12,6 +12,10 @@
  *                     kallsyms, perf events
  *   ftrace_sites.c    call-site records: boot, modules, init text, lookups
  *   ftrace_patch.c    what each site should call, and the batched update
+ *   ftrace_patch_arch.c the update's side the arch batch patcher talks to:
+ *                     record iterator and actions, ftrace_call, arch hooks
+ *   ftrace_site_wait.c how long a replaced site generation lives (the
+ *                     waits for its readers)
  *   ftrace_hash.c     ip hashes, ops filter test, glob matching, func mapper
  *   ftrace_filter.c   filter/notrace API, record matching, boot parameters
  *   ftrace_regex.c    set_ftrace_filter/notrace/set_graph_* files, commands
