@@ -233,8 +233,9 @@ static bool ftrace_callers_ready_for(struct ftrace_ops *ops)
  * The dispatcher also stands in while switching to one ops' function is
  * not safe yet (see the protocol above ftrace_trace_function).
  *
- * Called by ftrace_sites_update(), once per update, before it patches
- * anything.  By the end of a successful update the shared callers must call
+ * Called by ftrace_sites_update() (as the pick of the sites client
+ * registered below), once per update, before it patches anything.  By
+ * the end of a successful update the shared callers must call
  * ftrace_trace_function (also when it is ftrace_stub); meanwhile they may
  * call the old target or the dispatcher.  A failed update leaves them alone.
  *
@@ -259,6 +260,31 @@ void ftrace_pick_trace_func(void)
 		callers_idle = false;
 	WRITE_ONCE(ftrace_trace_function, target);
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* What the patcher calls and installs for the ops layer. */
+static const struct ftrace_sites_client ftrace_ops_client = {
+	.pick		= ftrace_pick_trace_func,
+	.list_func	= arch_ftrace_ops_list_func,
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	.list_ops	= &ftrace_list_ops,
+#endif
+};
+
+/**
+ * ftrace_ops_sites_init - register the ops layer with the patcher
+ *
+ * From now on every site update asks ftrace_pick_trace_func() what the
+ * shared callers should call, and points them and the sites' ops literals
+ * at the dispatcher where a set needs it.
+ *
+ * Context: once, from ftrace_init(), before the first site update.
+ */
+void __init ftrace_ops_sites_init(void)
+{
+	ftrace_sites_set_client(&ftrace_ops_client);
+}
+#endif /* CONFIG_DYNAMIC_FTRACE */
 
 /* @ops leaves for good: do not keep it as the op (the target ignores it). */
 static void ftrace_callers_forget(struct ftrace_ops *ops)
@@ -286,7 +312,7 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  *  (c) the ops' own trampoline (x86_64, a copy of (b)): the same span; a
  *      task preempted in it outside the span calls whatever the slot holds
  *      when it gets there, so on removal the slot is aimed at ftrace_stub
- *      first (arch_ftrace_update_trampoline() of a REMOVING ops), and the
+ *      first (ftrace_ops_tramp_target() of a REMOVING ops), and the
  *      text is freed by the arch only after an RCU-tasks grace period;
  *  (d) a direct trampoline or one the ops' owner supplied: it is entered
  *      from the site and runs preemptibly, out of our sight;
@@ -866,51 +892,74 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * How ip-modifiers share sites with direct calls: the hooks direct calls
+ * registered, or NULL without them.  Set at boot, before any ops can be
+ * registered.
+ */
+static const struct ftrace_ipmodify_share *ftrace_ipmodify_share __ro_after_init;
+
+/**
+ * ftrace_ops_set_ipmodify_share - register the hooks an ip-modifier needs
+ * @share: the lock, prepare and cleanup steps of direct calls (see struct
+ *	   ftrace_ipmodify_share); must stay valid for good
+ *
+ * Without them an IPMODIFY ops is registered like any other ops, which is
+ * right while no direct call can exist.
+ *
+ * Context: once, from ftrace_init(), before any ops is registered.
+ */
+void __init
+ftrace_ops_set_ipmodify_share(const struct ftrace_ipmodify_share *share)
+{
+	ftrace_ipmodify_share = share;
+}
+
 /*
  * An ip-modifier: the direct calls on its functions are asked to share
- * them first (ftrace_direct.c), under direct_mutex so that none comes or
- * goes meanwhile.
+ * them first, under the share lock (direct_mutex, outside ftrace_lock) so
+ * that none comes or goes meanwhile.
  */
 static int ftrace_startup_ipmodify(struct ftrace_ops *ops)
 {
+	const struct ftrace_ipmodify_share *share = ftrace_ipmodify_share;
 	int ret;
 
-	guard(mutex)(&direct_mutex);
-	ret = ftrace_direct_share_prepare(ops);
-	if (ret)
-		return ret;
-	scoped_guard(mutex, &ftrace_lock)
-		ret = ftrace_startup(ops, 0);
-	if (ret)
-		ftrace_direct_share_cleanup();
+	if (!share) {
+		guard(mutex)(&ftrace_lock);
+		return ftrace_startup(ops, 0);
+	}
+
+	share->lock();
+	ret = share->prepare(ops);
+	if (!ret) {
+		scoped_guard(mutex, &ftrace_lock)
+			ret = ftrace_startup(ops, 0);
+		if (ret)
+			share->cleanup();
+	}
+	share->unlock();
 	return ret;
 }
 
 static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
 {
+	const struct ftrace_ipmodify_share *share = ftrace_ipmodify_share;
 	int ret;
 
-	guard(mutex)(&direct_mutex);
+	if (!share) {
+		guard(mutex)(&ftrace_lock);
+		return ftrace_shutdown(ops, 0);
+	}
+
+	share->lock();
 	scoped_guard(mutex, &ftrace_lock)
 		ret = ftrace_shutdown(ops, 0);
 	if (!ret)
-		ftrace_direct_share_cleanup();
+		share->cleanup();
+	share->unlock();
 	return ret;
 }
-#else
-static int ftrace_startup_ipmodify(struct ftrace_ops *ops)
-{
-	guard(mutex)(&ftrace_lock);
-	return ftrace_startup(ops, 0);
-}
-
-static int ftrace_shutdown_ipmodify(struct ftrace_ops *ops)
-{
-	guard(mutex)(&ftrace_lock);
-	return ftrace_shutdown(ops, 0);
-}
-#endif
 
 /**
  * register_ftrace_function - start calling an ops' function
@@ -1093,8 +1142,9 @@ static bool ftrace_permanent_ops_registered(void)
  * @on: the new state
  *
  * Off makes every call site a NOP and ftrace_call call ftrace_stub;
- * registered ops stay registered.  On patches them back.  What writing
- * sysctl kernel.ftrace_enabled does.
+ * registered ops stay registered.  On patches them back.  The patcher
+ * stops and restarts a wanted graph caller along with the sites.  What
+ * writing sysctl kernel.ftrace_enabled does.
  *
  * Context: process context; takes ftrace_lock; may sleep.
  * Return: 0; -EBUSY when turning off while a FTRACE_OPS_FL_PERMANENT ops
@@ -1103,8 +1153,7 @@ static bool ftrace_permanent_ops_registered(void)
  */
 int ftrace_enabled_set(bool on)
 {
-	int before, command = 0;
-	int ret;
+	int before, ret;
 
 	guard(mutex)(&ftrace_lock);
 
@@ -1117,11 +1166,8 @@ int ftrace_enabled_set(bool on)
 	if (!on && ftrace_permanent_ops_registered())
 		return -EBUSY;
 
-	if (ftrace_graph_active)
-		command = on ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET;
-
 	ftrace_enabled = on;
-	ret = ftrace_update_sites(command);
+	ret = ftrace_update_sites(0);
 	if (ret) {
 		ftrace_enabled = before;
 		return ret;

@@ -10,7 +10,8 @@
  * How a call site reaches the trampoline:
  *  - The direct ops is the only ops that wants the site: the patcher
  *    (ftrace_patch.c) points the site's call at the trampoline itself.  It
- *    learns the address from ftrace_find_rec_direct().
+ *    learns the address through the lookup ftrace_direct_init() registered
+ *    with it (ftrace_find_rec_direct()).
  *  - Other ops want the site too: the site calls ftrace_regs_caller, whose
  *    dispatcher calls every member, among them direct_ops_func().  That
  *    leaves ops->direct_call in the saved registers
@@ -26,6 +27,8 @@
  *
  * Locking and lifetime
  *  - direct_mutex serialises the direct API.  It nests outside ftrace_lock.
+ *    The ops layer takes it around the registration and removal of an
+ *    ip-modifier through the share hooks registered with it.
  *  - The map pointer and the slot contents change only with both locks
  *    held, so anything under ftrace_lock (the patcher, mid-update) sees a
  *    stable map.  Lockless readers use rcu_read_lock() or preemption off.
@@ -87,11 +90,11 @@
 
 /*
  * Serialises register/unregister/modify of direct ops; taken before
- * ftrace_lock.  Global (upstream's name) so the core can hold it around
- * ops_func() calls into direct ops, which may then use
- * modify_ftrace_direct_nolock().
+ * ftrace_lock.  The ops layer holds it (direct_share_lock()) around an
+ * ip-modifier's registration, whose ops_func() calls into direct ops may
+ * then use modify_ftrace_direct_nolock().
  */
-DEFINE_MUTEX(direct_mutex);
+static DEFINE_MUTEX(direct_mutex);
 
 struct direct_slot {
 	unsigned long		ip;	/* 0: never used */
@@ -603,15 +606,12 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct);
 
 /* ---- sharing with ip-modifiers ------------------------------------------ */
 
-/**
- * ftrace_direct_shares_ip - may the direct call at @ip share its site?
- * @ip: a call site
- *
- * Context: ftrace_lock held (the patcher, building a site generation).
- * Return: true if a direct ops owns @ip and agreed to share it with an
- * IPMODIFY ops.
+/*
+ * May the direct call at @ip share its site?  True if a direct ops owns
+ * @ip and agreed to share it with an IPMODIFY ops.  The patcher asks,
+ * under ftrace_lock, while it builds a site generation.
  */
-bool ftrace_direct_shares_ip(unsigned long ip)
+static bool ftrace_direct_shares_ip(unsigned long ip)
 {
 	struct direct_slot *slot = direct_map_find(direct_map_locked(), ip);
 
@@ -661,7 +661,7 @@ static int direct_owners_on(struct ftrace_hash *hash,
 	return 0;
 }
 
-/**
+/*
  * ftrace_direct_share_prepare - ask direct calls to make room for an ip-modifier
  * @ops: an IPMODIFY ops about to be registered
  *
@@ -677,7 +677,7 @@ static int direct_owners_on(struct ftrace_hash *hash,
  * Return: 0; -EBUSY if a direct ops on these functions has no ops_func;
  * the error of an ops_func; -ENOMEM.
  */
-int ftrace_direct_share_prepare(struct ftrace_ops *ops)
+static int ftrace_direct_share_prepare(struct ftrace_ops *ops)
 {
 	struct ftrace_func_entry *entry;
 	struct ftrace_ops **owners;
@@ -733,7 +733,7 @@ out:
 	return err;
 }
 
-/**
+/*
  * ftrace_direct_share_cleanup - end the sharing of sites an ip-modifier left
  *
  * For every shared direct-call site that no ip-modifier holds any more,
@@ -743,7 +743,7 @@ out:
  *
  * Context: direct_mutex held, ftrace_lock not held; may sleep.
  */
-void ftrace_direct_share_cleanup(void)
+static void ftrace_direct_share_cleanup(void)
 {
 	struct ftrace_ops **owners = NULL;
 	struct direct_map *map;
@@ -771,4 +771,47 @@ void ftrace_direct_share_cleanup(void)
 	for (i = 0; i < nr; i++)
 		direct_ask_owner(owners[i], FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
 	kfree(owners);
+}
+
+/* ---- registration with the layers below --------------------------------- */
+
+static void direct_share_lock(void)
+	__acquires(&direct_mutex)
+{
+	mutex_lock(&direct_mutex);
+}
+
+static void direct_share_unlock(void)
+	__releases(&direct_mutex)
+{
+	mutex_unlock(&direct_mutex);
+}
+
+/* The ops layer's steps around an ip-modifier. */
+static const struct ftrace_ipmodify_share direct_ipmodify_share = {
+	.lock		= direct_share_lock,
+	.unlock		= direct_share_unlock,
+	.prepare	= ftrace_direct_share_prepare,
+	.cleanup	= ftrace_direct_share_cleanup,
+};
+
+/* The patcher's view of a site's direct call. */
+static const struct ftrace_sites_direct direct_sites = {
+	.addr_of	= ftrace_find_rec_direct,
+	.shares		= ftrace_direct_shares_ip,
+};
+
+/**
+ * ftrace_direct_init - register direct calls with the core
+ *
+ * The patcher learns where a lone direct site jumps to and which sites a
+ * direct call shares with an ip-modifier; the ops layer learns how to
+ * register an ip-modifier beside direct calls (under direct_mutex).
+ *
+ * Context: once, from ftrace_init(), before any ops can be registered.
+ */
+void __init ftrace_direct_init(void)
+{
+	ftrace_sites_set_direct(&direct_sites);
+	ftrace_ops_set_ipmodify_share(&direct_ipmodify_share);
 }

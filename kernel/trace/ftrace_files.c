@@ -244,14 +244,23 @@ static int site_print_name(struct seq_file *m, unsigned long ip)
 #endif
 }
 
-/* The function a trampoline (or, for @ops NULL, the shared caller) calls. */
-static void site_print_tramp_target(struct seq_file *m, struct ftrace_ops *ops,
-				    struct dyn_ftrace *rec)
+/*
+ * The function @ops' own trampoline calls, or, for @ops NULL, the one the
+ * shared callers call (unless each site's ops literal chooses: CALL_OPS).
+ * Nothing for a trampoline the ops' owner supplied.
+ */
+static void site_print_tramp_target(struct seq_file *m, struct ftrace_ops *ops)
 {
-	void *fn = arch_ftrace_trampoline_func(ops, rec);
+	ftrace_func_t fn = NULL;
 
+	if (ops) {
+		if (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
+			fn = ftrace_ops_tramp_target(ops);
+	} else if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS)) {
+		fn = ftrace_sites_caller_func();
+	}
 	if (fn)
-		seq_printf(m, " ->%pS", fn);
+		seq_printf(m, " ->%pS", (void *)fn);
 }
 
 /* The ops whose own trampoline the site calls, or NULL. */
@@ -309,7 +318,7 @@ static void site_print_state(struct seq_file *m, struct ftrace_site_group *g,
 		seq_printf(m, "\ttramp: %pS (%pS)", (void *)tramp_ops->trampoline,
 			   (void *)tramp_ops->func);
 	}
-	site_print_tramp_target(m, tramp_ops, rec);
+	site_print_tramp_target(m, tramp_ops);
 
 	if (direct) {
 		unsigned long addr = ftrace_find_rec_direct(rec->ip);

@@ -12,6 +12,10 @@
  *                     kallsyms, perf events
  *   ftrace_sites.c    call-site records: boot, modules, init text, lookups
  *   ftrace_patch.c    what each site should call, and the batched update
+ *   ftrace_patch_arch.c the update's side the arch batch patcher talks to:
+ *                     record iterator and actions, ftrace_call, arch hooks
+ *   ftrace_site_wait.c how long a replaced site generation lives (the
+ *                     waits for its readers)
  *   ftrace_hash.c     ip hashes, ops filter test, glob matching, func mapper
  *   ftrace_filter.c   filter/notrace API, record matching, boot parameters
  *   ftrace_regex.c    set_ftrace_filter/notrace/set_graph_* files, commands
@@ -84,6 +88,25 @@ void ftrace_ops_init(struct ftrace_ops *ops);
 
 /* The func ftrace_call/ftrace_regs_call in ftrace_caller should call now. */
 void ftrace_pick_trace_func(void);
+/* Register the ops layer with the patcher; ftrace_init(), first thing. */
+void __init ftrace_ops_sites_init(void);
+
+/*
+ * How an ip-modifier is registered beside direct calls, registered by
+ * ftrace_direct.c (ftrace_direct_init()): @lock/@unlock wrap the whole
+ * registration or removal and nest outside ftrace_lock; @prepare asks the
+ * direct calls on @ops' functions to share them (ftrace_lock not held);
+ * @cleanup ends the sharing of sites no ip-modifier holds any more.
+ */
+struct ftrace_ipmodify_share {
+	void	(*lock)(void);
+	void	(*unlock)(void);
+	int	(*prepare)(struct ftrace_ops *ops);
+	void	(*cleanup)(void);
+};
+
+void __init
+ftrace_ops_set_ipmodify_share(const struct ftrace_ipmodify_share *share);
 
 /* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
 void ftrace_update_pid_func(void);
@@ -423,6 +446,44 @@ ftrace_dispatch_find(unsigned long ip)
 int ftrace_sites_update(int command);
 /* Like ftrace_sites_update() but only checks for clashes; changes nothing. */
 int ftrace_sites_check(void);
+
+/*
+ * What the patcher must know of the ops layer above it, registered by that
+ * layer (ftrace_ops_sites_init()) before the first update:
+ *  @pick:      chooses ftrace_trace_function (and function_trace_op) for
+ *              the registered ops; run by every update before it patches
+ *  @list_func: the dispatcher, which ftrace_call calls while an update
+ *              patches and whenever the pick chose it
+ *  @list_ops:  (CALL_OPS) the ops a site's literal holds when its set has
+ *              to go through the dispatcher
+ */
+struct ftrace_sites_client {
+	void			(*pick)(void);
+	ftrace_func_t		list_func;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	const struct ftrace_ops	*list_ops;
+#endif
+};
+
+void __init ftrace_sites_set_client(const struct ftrace_sites_client *client);
+
+/*
+ * What the patcher must know of direct calls, registered by ftrace_direct.c
+ * (ftrace_direct_init()) before the first update; both run under
+ * ftrace_lock while an update builds or patches:
+ *  @addr_of: the trampoline a direct ops put on the site at @ip, or 0
+ *  @shares:  whether the direct call at @ip agreed to share its site with
+ *            an ip-modifier
+ */
+struct ftrace_sites_direct {
+	unsigned long	(*addr_of)(unsigned long ip);
+	bool		(*shares)(unsigned long ip);
+};
+
+void __init ftrace_sites_set_direct(const struct ftrace_sites_direct *direct);
+
+/* What ftrace_call and ftrace_regs_call call now; ftrace_lock held. */
+ftrace_func_t ftrace_sites_caller_func(void);
 /*
  * One rude wait (a work item on every online CPU, as a rude RCU-tasks
  * grace period does): afterwards no CPU runs anything it
@@ -434,6 +495,10 @@ void ftrace_sites_wait_readers(void);
 /* The same wait without ftrace_lock: take the list, then wait and free. */
 struct ftrace_site_gen *ftrace_sites_retired_take(void);
 void ftrace_sites_wait_free(struct ftrace_site_gen *list);
+/* ftrace_site_wait.c: free a replaced generation after its readers. */
+void ftrace_sites_retire(struct ftrace_site_gen *old);
+/* ftrace_patch.c: free a generation no reader can be on. */
+void ftrace_site_gen_free(struct ftrace_site_gen *gen);
 #endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -545,26 +610,12 @@ int ftrace_probes_show_line(struct seq_file *m, struct trace_array *tr,
 
 /* ---- ftrace_direct.c ------------------------------------------------- */
 
-/* Serialises the direct-call API; taken before ftrace_lock. */
-extern struct mutex direct_mutex;
 unsigned long ftrace_find_rec_direct(unsigned long ip);
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-/* Sites shared by a direct call and an ip-modifier (ops_func agreed). */
-bool ftrace_direct_shares_ip(unsigned long ip);
-int ftrace_direct_share_prepare(struct ftrace_ops *ops);
-void ftrace_direct_share_cleanup(void);
+/* Register with the patcher and the ops layer; ftrace_init(), early. */
+void __init ftrace_direct_init(void);
 #else
-static inline bool ftrace_direct_shares_ip(unsigned long ip)
-{
-	return false;
-}
-
-static inline int ftrace_direct_share_prepare(struct ftrace_ops *ops)
-{
-	return 0;
-}
-
-static inline void ftrace_direct_share_cleanup(void) { }
+static inline void ftrace_direct_init(void) { }
 #endif
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
@@ -600,6 +651,8 @@ void ftrace_trampoline_free(struct ftrace_ops *ops);
 void ftrace_trampoline_retire(struct ftrace_ops *ops);
 /* Let the arch create or retarget @ops' trampoline; ftrace_lock. */
 void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops);
+/* What @ops' trampoline calls: ftrace_stub while removing, else its func. */
+ftrace_func_t ftrace_ops_tramp_target(struct ftrace_ops *ops);
 #else
 /* Trampolines need a call site to point at them: there are none. */
 static inline void ftrace_trampoline_free(struct ftrace_ops *ops) { }

@@ -36,8 +36,9 @@
 /**
  * ftrace_init - make the function-hook core usable
  *
- * Sets up the hash entry cache and the arch, builds the vmlinux call-site
- * records and NOPs every site.  On success the core becomes usable
+ * Registers the upper layers' hooks with the lower ones (the ops layer
+ * with the patcher, direct calls with both), sets up the hash entry cache and the arch, builds the
+ * vmlinux call-site records and NOPs every site.  On success the core becomes usable
  * (ftrace_enabled = 1) and the boot filters are applied; on failure
  * function tracing is killed for this boot.
  *
@@ -47,6 +48,10 @@ void __init ftrace_init(void)
 {
 	unsigned long flags;
 	int err;
+
+	/* Before anything can run a site update or register an ops. */
+	ftrace_ops_sites_init();
+	ftrace_direct_init();
 
 	ftrace_hash_init();
 	local_irq_save(flags);

@@ -8,57 +8,103 @@
  * ops) plus an open-addressing table ip -> set that the dispatcher
  * (ftrace_dispatch_find()) reads.  It then lets the architecture patch, in one
  * batch, exactly the sites whose target changed, retargets the shared
- * callers' ftrace_call, and frees the previous generation.
+ * callers' ftrace_call, and retires the previous generation.  What the
+ * arch's batch patcher talks to while it patches (the record iterator,
+ * each record's action, ftrace_modify_all_code()) is ftrace_patch_arch.c;
+ * how long a replaced generation lives is ftrace_site_wait.c.
  *
  * Invariants:
  *  - A site's state (struct ftrace_site_state) has cur_addr, what the site
  *    executes now: 0 for the NOP, else the call target.  Only
- *    ftrace_update_record() changes it, i.e. the arch patcher right after it
- *    queued the matching text change; ftrace_lock is held.  A site without
- *    a state is the NOP.
+ *    ftrace_update_record() (ftrace_patch_arch.c) changes it, i.e. the arch
+ *    patcher right after it queued the matching text change; ftrace_lock is
+ *    held.  A site without a state is the NOP.
  *  - The state's set is the set of the current generation that wants the
  *    site, NULL when none (always NULL for disabled sites).  It is written
  *    when a generation is published and read under ftrace_lock only.  Every
  *    site a generation gives a set has a state (made before publication).
- *  - The target of a record (site_target()) is a function of its set, of
+ *  - The target of a record (ftrace_site_target()) is a function of its set, of
  *    whether calls are enabled, of the ops' trampoline and of the direct
  *    address registered for its ip.  An update patches the records whose
  *    target differs from cur_addr, and no others.
  *  - Traced code reads ftrace_site_gen, its table and its sets without locks
  *    (preemption disabled).  A generation is freed only after its successor
- *    was published and every online CPU passed through the scheduler
- *    (site_wait_readers(), a rude RCU-tasks grace period in effect).  An update
- *    does not wait for that itself: it puts the generation it replaced on
- *    the retired list, which the next ftrace_sites_wait_readers() (every
- *    ops removal that needs a wait calls it) or, a second later, a worker
- *    frees after its own wait.  So one wait serves many updates, and no
- *    more than SITE_RETIRED_MAX generations are kept.
+ *    was published and every online CPU passed through the scheduler (a
+ *    rude RCU-tasks grace period in effect).  An update does not wait for
+ *    that itself: it hands the generation it replaced to
+ *    ftrace_sites_retire() (ftrace_site_wait.c, which keeps the waits), so
+ *    one wait serves many updates.
  *  - Between publication and patching a site may still call what its old
  *    set needed (a trampoline, or ftrace_caller); a site that reaches the
  *    dispatcher gets exactly the ops of its new set.
  *  - ftrace_call is retargeted in this order: the list dispatcher first
  *    (right for any set), then the sites are patched, then the function
- *    ftrace_pick_trace_func() chose.  function_trace_op belongs to ftrace.c,
+ *    the client's pick chose.  function_trace_op belongs to the ops layer,
  *    which only changes it while ftrace_call ignores it and only picks an
  *    ops' own function once every task loaded that ops as op.
+ *  - The ops layer above is known only through the client it registered
+ *    (ftrace_sites_set_client(), once at boot before the first update):
+ *    its pick, its dispatcher and the dispatcher's ops.  Direct calls are
+ *    known only through their lookup and sharing test
+ *    (ftrace_sites_set_direct(), likewise).  Nothing here names a symbol
+ *    of a layer above.
  */
 #include <linux/ftrace.h>
 #include <linux/hash.h>
-#include <linux/kallsyms.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/smp.h>
-#include <linux/stop_machine.h>
-#include <linux/uaccess.h>
-#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "ftrace_patch_internal.h"
 
 struct ftrace_site_gen __rcu *ftrace_site_gen;
+
+/* The ops layer, as registered by ftrace_init(); never NULL in an update. */
+static const struct ftrace_sites_client *site_client __ro_after_init;
+/* Direct calls, as registered by ftrace_init(); NULL without them. */
+static const struct ftrace_sites_direct *site_direct __ro_after_init;
+
+/**
+ * ftrace_sites_set_client - tell the patcher about the ops layer
+ * @client: the pick, the dispatcher and (CALL_OPS) the dispatcher's ops;
+ *	    must stay valid for good
+ *
+ * Context: once, from ftrace_init(), before the first update.
+ */
+void __init ftrace_sites_set_client(const struct ftrace_sites_client *client)
+{
+	site_client = client;
+}
+
+/**
+ * ftrace_sites_set_direct - tell the patcher about direct calls
+ * @direct: the lookup of a site's direct trampoline and the test whether
+ *	    that direct call shares its site with an ip-modifier; must stay
+ *	    valid for good
+ *
+ * Until this is called no site has a direct trampoline and none may be
+ * shared, which holds because no direct ops can exist yet.
+ *
+ * Context: once, from ftrace_init(), before the first update.
+ */
+void __init ftrace_sites_set_direct(const struct ftrace_sites_direct *direct)
+{
+	site_direct = direct;
+}
+
+/**
+ * ftrace_sites_list_func - the dispatcher of the registered client
+ *
+ * Return: what ftrace_call calls while an update patches.
+ */
+ftrace_func_t ftrace_sites_list_func(void)
+{
+	return site_client->list_func;
+}
 
 /* Sets whose members need the register-saving caller when sharing a site. */
 #define SITE_SET_REGS_CALLER \
@@ -70,22 +116,12 @@ struct ftrace_site_gen __rcu *ftrace_site_gen;
 #define SITE_FL_CODE	(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | \
 			 FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN)
 
-enum site_kind {
-	SITE_NOP,
-	SITE_SHARED,	/* ftrace_caller or ftrace_regs_caller */
-	SITE_TRAMP,	/* the trampoline of the set's only ops */
-	SITE_DIRECT,	/* the direct trampoline registered for the ip */
-};
-
 /* ---- targets ------------------------------------------------------------ */
 
+/* The trampoline a direct ops put on the site at @ip, or 0. */
 static unsigned long site_direct_addr(unsigned long ip)
 {
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-	return ftrace_find_rec_direct(ip);
-#else
-	return 0;
-#endif
+	return site_direct ? site_direct->addr_of(ip) : 0;
 }
 
 /* The trampoline a site wanted by @set alone may call, or 0. */
@@ -96,8 +132,17 @@ static unsigned long site_set_tramp(const struct ftrace_site_set *set)
 	return set->ops[0]->trampoline;
 }
 
-/* What a site wanted by @set should call; 0 means the NOP. */
-static unsigned long site_target(unsigned long ip,
+/**
+ * ftrace_site_target - what a call site should call
+ * @ip: the site
+ * @set: the ops set that wants it, or NULL
+ * @enable: false when every site must be the NOP (ftrace_enabled off)
+ * @kind: gets which kind of target it is
+ *
+ * Context: ftrace_lock held.
+ * Return: the call target; 0 for the NOP.
+ */
+unsigned long ftrace_site_target(unsigned long ip,
 				 const struct ftrace_site_set *set,
 				 bool enable, enum site_kind *kind)
 {
@@ -126,39 +171,45 @@ static unsigned long site_target(unsigned long ip,
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-/*
- * The ops a site's literal should hold while the site calls @addr: the
- * only member of its set when that member may be called straight, else
- * the dispatcher's ftrace_list_ops; ftrace_nop_ops while it calls nothing.
+/**
+ * ftrace_site_call_ops - the ops a site's literal should hold
+ * @set: the ops set that wants the site, or NULL
+ * @addr: what the site calls (0: the NOP)
+ *
  * Only stable objects: an update rewrites a literal only when this choice
  * changes.
+ *
+ * Return: the only member of @set when it may be called straight, else
+ * the dispatcher's ops (the client's list_ops); ftrace_nop_ops while the
+ * site calls nothing.
  */
-static const struct ftrace_ops *site_call_ops(const struct ftrace_site_set *set,
+const struct ftrace_ops *ftrace_site_call_ops(const struct ftrace_site_set *set,
 					      unsigned long addr)
 {
 	if (!addr || !set)
 		return &ftrace_nop_ops;
 	if (set->nr == 1 && !(set->ops[0]->flags & FTRACE_OPS_CALL_CHECKS))
 		return set->ops[0];
-	return &ftrace_list_ops;
+	return site_client->list_ops;
 }
 
-/*
- * Does a site that calls (and keeps calling) @addr need its literal
- * rewritten?  A site becoming a NOP gets ftrace_nop_ops with the NOP.
+/**
+ * ftrace_site_call_ops_stale - must a site's literal be rewritten?
+ * @rec: the record of the site
+ * @set: the ops set that wants it, or NULL
+ * @addr: what it calls, and keeps calling
+ *
+ * A site becoming a NOP gets ftrace_nop_ops with the NOP, so this is
+ * about a site that keeps calling.
+ *
+ * Return: true if @rec's literal does not hold ftrace_site_call_ops().
  */
-static bool site_call_ops_stale(struct dyn_ftrace *rec,
+bool ftrace_site_call_ops_stale(struct dyn_ftrace *rec,
 				const struct ftrace_site_set *set,
 				unsigned long addr)
 {
-	return addr && ftrace_arch_rec_call_ops(rec) != site_call_ops(set, addr);
-}
-#else
-static inline bool site_call_ops_stale(struct dyn_ftrace *rec,
-				       const struct ftrace_site_set *set,
-				       unsigned long addr)
-{
-	return false;
+	return addr &&
+	       ftrace_arch_rec_call_ops(rec) != ftrace_site_call_ops(set, addr);
 }
 #endif
 
@@ -183,10 +234,18 @@ static void site_rec_mark_wanted(struct dyn_ftrace *rec,
 	rec->flags = flags;
 }
 
-/* Record flags describing the code at the site, which now calls @addr. */
-static void site_rec_mark_code(struct dyn_ftrace *rec,
-			       const struct ftrace_site_set *set,
-			       unsigned long addr, enum site_kind kind)
+/**
+ * ftrace_site_mark_code - set a record's flags for the code at its site
+ * @rec: the record
+ * @set: the ops set that wants it, or NULL
+ * @addr: what the site calls now (0: the NOP)
+ * @kind: which kind of target @addr is
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_site_mark_code(struct dyn_ftrace *rec,
+			   const struct ftrace_site_set *set,
+			   unsigned long addr, enum site_kind kind)
 {
 	unsigned long flags = rec->flags & ~SITE_FL_CODE;
 
@@ -223,7 +282,12 @@ static struct site_set_node *site_set_node(struct ftrace_site_set *set)
 	return container_of(set, struct site_set_node, set);
 }
 
-static void site_gen_free(struct ftrace_site_gen *gen)
+/**
+ * ftrace_site_gen_free - free a site generation and its sets
+ * @gen: a generation no reader can be on any more (never published, or
+ *	 retired and waited for); NULL is fine
+ */
+void ftrace_site_gen_free(struct ftrace_site_gen *gen)
 {
 	struct ftrace_site_set *set, *next;
 
@@ -236,12 +300,6 @@ static void site_gen_free(struct ftrace_site_gen *gen)
 	kvfree(gen->slots);
 	kfree(gen);
 }
-
-/* Per-record scratch: the wanting set while building, then the patch list. */
-union site_scratch {
-	struct ftrace_site_set	*set;
-	struct dyn_ftrace	*rec;
-};
 
 struct site_span {
 	struct ftrace_site_group	*group;
@@ -261,7 +319,7 @@ struct site_build {
 
 static void site_build_free(struct site_build *b)
 {
-	site_gen_free(b->gen);
+	ftrace_site_gen_free(b->gen);
 	kvfree(b->scratch);
 	kfree(b->spans);
 	b->gen = NULL;
@@ -353,7 +411,7 @@ static bool site_set_share_refused(const struct ftrace_site_set *set,
 {
 	if ((set->flags & SITE_SET_SHARED) != SITE_SET_SHARED)
 		return false;
-	return !ftrace_direct_shares_ip(ip);
+	return !site_direct || !site_direct->shares(ip);
 }
 
 /* The set @prev plus @ops (appended: list order is kept), newly made. */
@@ -649,7 +707,7 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 					lockdep_is_held(&ftrace_lock));
 	if (!b->entries) {
 		/* No record is wanted, so no set was made. */
-		site_gen_free(gen);
+		ftrace_site_gen_free(gen);
 		gen = NULL;
 	}
 	rcu_assign_pointer(ftrace_site_gen, gen);
@@ -675,10 +733,10 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 			site_rec_mark_wanted(rec, set);
 			if (ftrace_site_disabled(g, i))
 				continue;
-			addr = site_target(rec->ip, set, enable, &kind);
+			addr = ftrace_site_target(rec->ip, set, enable, &kind);
 			if (addr == st->cur_addr &&
-			    !site_call_ops_stale(rec, set, addr))
-				site_rec_mark_code(rec, set, addr, kind);
+			    !ftrace_site_call_ops_stale(rec, set, addr))
+				ftrace_site_mark_code(rec, set, addr, kind);
 			else
 				b->scratch[nr_patch++].rec = rec;	/* <= index read */
 		}
@@ -687,674 +745,38 @@ static struct ftrace_site_gen *site_publish(struct site_build *b, bool enable)
 	return old;
 }
 
-/* ---- record iteration for the arch patcher ----------------------------- */
-
-/*
- * Walks every record with a state, or, while ftrace_sites_update()
- * patches, only the records whose target changed (any other record would
- * be FTRACE_UPDATE_IGNORE, as is every site without a state: a NOP nobody
- * wants).  One iterator, used under ftrace_lock.
- */
-struct ftrace_rec_iter {
-	struct ftrace_site_group	*group;	/* full walk */
-	unsigned int			index;	/* in group, or in the patch list */
-	struct dyn_ftrace		*rec;
-};
-
-static struct ftrace_rec_iter site_iter;
-static union site_scratch *site_patch_list;
-static unsigned int site_patch_nr;
-/* Entry of site_patch_list the patcher asked about last. */
-static unsigned int site_patch_pos;
-
-/*
- * The state of @rec if it is the record at entry @k of the patch list.
- * Every entry is the record of a state (site_publish() listed it).
- */
-static struct ftrace_site_state *site_patch_at(unsigned int k,
-					       const struct dyn_ftrace *rec)
-{
-	if (k >= site_patch_nr || site_patch_list[k].rec != rec)
-		return NULL;
-	site_patch_pos = k;
-	return container_of(site_patch_list[k].rec, struct ftrace_site_state,
-			    rec);
-}
-
-/*
- * While an update patches, the arch patcher walks the patch list in order,
- * once or twice, and asks a few questions about each record: its state is
- * then the entry asked about last, the one after it, or the first (the
- * start of another pass).  NULL for anything else, or outside an update.
- */
-static struct ftrace_site_state *site_patch_state(const struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st;
-	unsigned int k = site_patch_pos;
-
-	if (!site_patch_list)
-		return NULL;
-	st = site_patch_at(k, rec);
-	if (!st)
-		st = site_patch_at(k + 1, rec);
-	if (!st && k)
-		st = site_patch_at(0, rec);
-	return st;
-}
-
-/* The first record with a state at or after site @i of @g. */
-static struct ftrace_rec_iter *site_iter_from(struct ftrace_site_group *g,
-					      unsigned int i)
-{
-	struct ftrace_site_state *st;
-
-	for (; g; g = rcu_dereference_check(g->next, lockdep_is_held(&ftrace_lock)),
-	     i = 0) {
-		for (; i < g->nr; i++) {
-			st = ftrace_site_state(g, i);
-			if (!st) {
-				/* skip the rest of a chunk never made */
-				i |= FTRACE_SITE_CHUNK - 1;
-				continue;
-			}
-			site_iter.group = g;
-			site_iter.index = i;
-			site_iter.rec = &st->rec;
-			return &site_iter;
-		}
-	}
-	return NULL;
-}
-
-/**
- * ftrace_rec_iter_start - start walking the records for the arch patcher
- *
- * Context: ftrace_lock held.
- * Return: the iterator at the first record, or NULL if there is none.
- */
-struct ftrace_rec_iter *ftrace_rec_iter_start(void)
-{
-	if (site_patch_list) {
-		if (!site_patch_nr)
-			return NULL;
-		site_iter.index = 0;
-		site_iter.rec = site_patch_list[0].rec;
-		site_patch_pos = 0;
-		return &site_iter;
-	}
-	return site_iter_from(rcu_dereference_check(ftrace_site_groups,
-						    lockdep_is_held(&ftrace_lock)), 0);
-}
-
-/**
- * ftrace_rec_iter_next - advance the iterator
- * @iter: the iterator
- *
- * Return: @iter at the next record, or NULL at the end.
- */
-struct ftrace_rec_iter *ftrace_rec_iter_next(struct ftrace_rec_iter *iter)
-{
-	if (site_patch_list) {
-		if (++iter->index >= site_patch_nr)
-			return NULL;
-		iter->rec = site_patch_list[iter->index].rec;
-		site_patch_pos = iter->index;
-		return iter;
-	}
-	return site_iter_from(iter->group, iter->index + 1);
-}
-
-/**
- * ftrace_rec_iter_record - the record the iterator is at
- * @iter: the iterator
- *
- * Return: the record.
- */
-struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter)
-{
-	return iter->rec;
-}
-
-/* ---- record state for the arch patcher ---------------------------------- */
-
-static int site_action(unsigned long cur, unsigned long target, bool ops_stale)
-{
-	if (cur == target && !ops_stale) {
-		ftrace_bug_type = FTRACE_BUG_UNKNOWN;
-		return FTRACE_UPDATE_IGNORE;
-	}
-	if (!cur) {
-		ftrace_bug_type = FTRACE_BUG_CALL;
-		return FTRACE_UPDATE_MAKE_CALL;
-	}
-	if (!target) {
-		ftrace_bug_type = FTRACE_BUG_NOP;
-		return FTRACE_UPDATE_MAKE_NOP;
-	}
-	ftrace_bug_type = FTRACE_BUG_UPDATE;
-	return FTRACE_UPDATE_MODIFY_CALL;
-}
-
-/* The state of the site @rec names, or NULL if it has none. */
-static struct ftrace_site_state *site_state_of(const struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st = site_patch_state(rec);
-	struct ftrace_site_group *g;
-	unsigned int i;
-
-	if (st)
-		return st;
-	g = ftrace_site_group_of(rec, &i);
-	return g ? ftrace_site_state(g, i) : NULL;
-}
-
-/*
- * The state of @rec, or NULL for a record that is never patched (disabled,
- * without a state, or unknown, which would be a bug).  Resets
- * ftrace_bug_type for the action that follows.
- */
-static struct ftrace_site_state *site_patchable(struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st;
-	struct ftrace_site_group *g;
-	unsigned int i;
-
-	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
-	if (rec->flags & FTRACE_FL_DISABLED)
-		return NULL;
-	/* listed records are never disabled sites */
-	st = site_patch_state(rec);
-	if (st)
-		return st;
-	g = ftrace_site_group_of(rec, &i);
-	WARN_ON_ONCE(!g);
-	if (!g || ftrace_site_disabled(g, i))
-		return NULL;
-	return ftrace_site_state(g, i);
-}
-
-/**
- * ftrace_test_record - what patching a record would do
- * @rec: the record
- * @enable: false when all sites must become NOPs
- *
- * Context: ftrace_lock held.  O(1).
- * Return: FTRACE_UPDATE_IGNORE, _MAKE_CALL, _MAKE_NOP or _MODIFY_CALL.
- */
-int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
-{
-	struct ftrace_site_state *st = site_patchable(rec);
-	enum site_kind kind;
-	unsigned long addr;
-
-	if (!st)
-		return FTRACE_UPDATE_IGNORE;
-	addr = site_target(rec->ip, st->set, enable, &kind);
-	return site_action(st->cur_addr, addr,
-			   site_call_ops_stale(&st->rec, st->set, addr));
-}
-
-/**
- * ftrace_update_record - record that a site's code was (queued to be) changed
- * @rec: the record
- * @enable: false when all sites must become NOPs
- *
- * Stores the record's target as what it calls now and refreshes its
- * FTRACE_FL_* code flags.  The caller patches the text accordingly.
- *
- * Context: ftrace_lock held.  O(1).
- * Return: the FTRACE_UPDATE_* action this stands for.
- */
-int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
-{
-	struct ftrace_site_state *st = site_patchable(rec);
-	enum site_kind kind;
-	unsigned long addr;
-	int action;
-
-	if (!st)
-		return FTRACE_UPDATE_IGNORE;
-
-	addr = site_target(rec->ip, st->set, enable, &kind);
-	action = site_action(st->cur_addr, addr,
-			     site_call_ops_stale(&st->rec, st->set, addr));
-	if (action != FTRACE_UPDATE_IGNORE) {
-		st->cur_addr = addr;
-		site_rec_mark_code(&st->rec, st->set, addr, kind);
-	}
-	return action;
-}
-
-/**
- * ftrace_get_addr_curr - what a call site calls now
- * @rec: the record
- *
- * Return: the call target, or 0 if the site is the NOP.
- */
-unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st = site_state_of(rec);
-
-	return st ? st->cur_addr : 0;
-}
-
-/**
- * ftrace_get_addr_new - what a call site should call with calls enabled
- * @rec: the record
- *
- * Return: the call target, or 0 if no registered ops wants the site.
- */
-unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st = site_state_of(rec);
-	enum site_kind kind;
-
-	if (!st)
-		return 0;
-	return site_target(rec->ip, st->set, true, &kind);
-}
-
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-/**
- * ftrace_rec_call_ops - the ops a call site's literal should hold
- * @rec: the record of a site that is made to call, or kept calling, its
- *	 target (ftrace_get_addr_new())
- *
- * For the architecture's ftrace_make_call() and ftrace_modify_call(),
- * which write the literal before the call (a site becoming a NOP gets
- * &ftrace_nop_ops).  ftrace_caller calls literal->func with the literal as
- * op: a single ops that may be called straight, or &ftrace_list_ops, whose
- * dispatcher finds the site's set in one lookup.
- *
- * Context: ftrace_lock held.
- * Return: the ops; never NULL.
- */
-const struct ftrace_ops *ftrace_rec_call_ops(struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st = site_state_of(rec);
-	enum site_kind kind;
-
-	if (!st)
-		return &ftrace_nop_ops;
-	return site_call_ops(st->set, site_target(rec->ip, st->set, true, &kind));
-}
-#endif
-
-/* ---- ftrace_call and the code update ------------------------------------ */
-
-/* What ftrace_call/ftrace_regs_call call now (ftrace_64.S starts on the stub). */
-static ftrace_func_t site_caller_func = ftrace_stub;
-
-static int site_caller_retarget(ftrace_func_t func)
-{
-	int err;
-
-	if (func == site_caller_func)
-		return 0;
-	err = ftrace_update_ftrace_func(func);
-	if (!err)
-		site_caller_func = func;
-	return err;
-}
-
-/* Does ftrace_call still have to be pointed at ftrace_trace_function? */
-static bool site_caller_stale(void)
-{
-	return ftrace_trace_function != site_caller_func;
-}
-
-static void site_caller_failed(int err)
-{
-	WARN(1, "ftrace: retargeting ftrace_call failed (%d)\n", err);
-	ftrace_kill();
-}
-
-/**
- * ftrace_modify_all_code - carry out an update command
- * @command: FTRACE_UPDATE_CALLS or FTRACE_DISABLE_CALLS, optionally with
- *	     FTRACE_UPDATE_TRACE_FUNC and FTRACE_START/STOP_FUNC_RET
- *
- * With FTRACE_UPDATE_TRACE_FUNC, ftrace_call first calls the list
- * dispatcher (right for any site), then the sites are patched, and only then
- * ftrace_call calls ftrace_trace_function.  So a site the update turns off
- * never reaches a single ops' function directly on its way out.
- *
- * Context: from arch_ftrace_update_code(), text writable (see
- * ftrace_arch_code_modify_prepare()), ftrace_lock held by the updater.
- */
-void ftrace_modify_all_code(int command)
-{
-	bool retarget = command & FTRACE_UPDATE_TRACE_FUNC;
-	int err;
-
-	if (retarget) {
-		err = site_caller_retarget(arch_ftrace_ops_list_func);
-		if (err) {
-			site_caller_failed(err);
-			return;
-		}
-	}
-
-	if (command & FTRACE_UPDATE_CALLS)
-		ftrace_replace_code(1);
-	else if (command & FTRACE_DISABLE_CALLS)
-		ftrace_replace_code(0);
-
-	/* A site could not be patched (ftrace_bug()): touch nothing more. */
-	if (ftrace_core_dead())
-		return;
-
-	/*
-	 * ftrace_pick_trace_func() only picks an ops' own function once
-	 * function_trace_op is that ops and every task that may still reach
-	 * ftrace_call loaded it, so installing it now is safe.
-	 */
-	if (retarget && ftrace_trace_function != site_caller_func) {
-		err = site_caller_retarget(ftrace_trace_function);
-		if (err) {
-			site_caller_failed(err);
-			return;
-		}
-	}
-
-	if (command & FTRACE_START_FUNC_RET)
-		err = ftrace_enable_ftrace_graph_caller();
-	else if (command & FTRACE_STOP_FUNC_RET)
-		err = ftrace_disable_ftrace_graph_caller();
-	else
-		err = 0;
-	if (WARN_ON_ONCE(err))
-		ftrace_kill();
-}
-
-/**
- * ftrace_dyn_arch_init - architecture setup before the call sites are read
- *
- * Run by ftrace_init() before any record exists; an arch whose batch
- * patcher needs boot-time setup overrides it.
- *
- * Context: early boot, interrupts disabled.
- * Return: 0, or an error that leaves function tracing off for this boot.
- */
-int __init __weak ftrace_dyn_arch_init(void)
-{
-	return 0;
-}
-
-/**
- * ftrace_arch_code_modify_prepare - make kernel text patchable
- *
- * Default: nothing to do.  Paired with ftrace_arch_code_modify_post_process().
- */
-void __weak ftrace_arch_code_modify_prepare(void)
-{
-}
-
-/**
- * ftrace_arch_code_modify_post_process - finish patching kernel text
- */
-void __weak ftrace_arch_code_modify_post_process(void)
-{
-}
-
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/**
- * ftrace_enable_ftrace_graph_caller - arch hook: graph users appeared
- *
- * Run by ftrace_modify_all_code() for FTRACE_START_FUNC_RET.  Arches
- * whose callers need patching for the graph path override it.
- *
- * Return: 0.
- */
-int __weak ftrace_enable_ftrace_graph_caller(void)
-{
-	return 0;
-}
-
-/**
- * ftrace_disable_ftrace_graph_caller - arch hook: the last graph user left
- *
- * Run by ftrace_modify_all_code() for FTRACE_STOP_FUNC_RET.
- *
- * Return: 0.
- */
-int __weak ftrace_disable_ftrace_graph_caller(void)
-{
-	return 0;
-}
-#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
-
-/**
- * ftrace_replace_code - patch every record the iterator yields
- * @mod_flags: bit 0 set: enable calls; clear: make every site a NOP
- *
- * Default one site at a time; architectures batch (x86 does).
- */
-void __weak ftrace_replace_code(int mod_flags)
-{
-	bool enable = mod_flags & 1;
-	struct ftrace_rec_iter *iter;
-	struct dyn_ftrace *rec;
-	unsigned long old, new;
-	int err;
-
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		old = ftrace_get_addr_curr(rec);
-		new = ftrace_get_addr_new(rec);
-
-		switch (ftrace_update_record(rec, enable)) {
-		case FTRACE_UPDATE_MAKE_CALL:
-			err = ftrace_make_call(rec, new);
-			break;
-		case FTRACE_UPDATE_MAKE_NOP:
-			err = ftrace_make_nop(NULL, rec, old);
-			break;
-		case FTRACE_UPDATE_MODIFY_CALL:
-			err = ftrace_modify_call(rec, old, new);
-			break;
-		default:
-			continue;
-		}
-		if (err) {
-			ftrace_bug(err, rec);
-			return;
-		}
-	}
-}
-
-static int site_stop_machine_fn(void *data)
-{
-	ftrace_modify_all_code(*(int *)data);
-	return 0;
-}
-
-/**
- * ftrace_run_stop_machine - carry out an update with every CPU stopped
- * @command: the update command
- */
-void ftrace_run_stop_machine(int command)
-{
-	stop_machine(site_stop_machine_fn, &command, NULL);
-}
-
-/**
- * arch_ftrace_update_code - carry out an update command
- * @command: the update command
- *
- * Default: stop every CPU.  Architectures that patch live override it.
- */
-void __weak arch_ftrace_update_code(int command)
-{
-	ftrace_run_stop_machine(command);
-}
-
-/**
- * ftrace_run_update_code - carry out an update command around the arch hooks
- * @command: the update command
- *
- * Context: ftrace_lock held.
- */
-void ftrace_run_update_code(int command)
-{
-	ftrace_arch_code_modify_prepare();
-	arch_ftrace_update_code(command);
-	ftrace_arch_code_modify_post_process();
-}
-
 /* ---- the update --------------------------------------------------------- */
 
-static void site_cpu_passed(struct work_struct *work)
-{
-}
-
 /*
- * Nothing can be running on a generation once this returns.
- *
- * A work item queued on a CPU runs there only after the CPU left the
- * region with preemption off it may have been in (RCU watching or not),
- * so one item per online CPU, waited for, is the guarantee we need.  It
- * is what a rude RCU-tasks grace period does too, but that one comes
- * from a kthread that sleeps HZ/10 after each grace period: a removal
- * right after another one waited up to 100 ms for nothing.
+ * The graph caller (ftrace_enable/disable_ftrace_graph_caller()).  Its
+ * users ask for it with FTRACE_START_FUNC_RET and give it up with
+ * FTRACE_STOP_FUNC_RET; site_graph_wanted remembers which came last.
+ * While it is wanted it follows ftrace_enabled: the first update that
+ * finds calls switched off or on again since the previous update
+ * (site_calls_enabled) stops or starts it in the same batch.  Both are
+ * changed only by an update that ran; ftrace_lock.
  */
-static void site_wait_readers(void)
+static bool site_graph_wanted;
+static bool site_calls_enabled;
+
+/* @command plus the graph caller's start or stop that @enable calls for. */
+static int site_graph_command(int command, bool enable)
 {
-	/* Before the scheduler runs there is one CPU and nothing in flight. */
-	if (system_state == SYSTEM_BOOTING)
-		return;
-	/* Only fails without memory for the work items. */
-	if (schedule_on_each_cpu(site_cpu_passed))
-		synchronize_rcu_tasks_rude();
+	if (command & (FTRACE_START_FUNC_RET | FTRACE_STOP_FUNC_RET))
+		return command;
+	if (site_graph_wanted && enable != site_calls_enabled)
+		command |= enable ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET;
+	return command;
 }
 
-/* Replaced generations, newest first; ftrace_lock. */
-static struct ftrace_site_gen *site_retired;
-static unsigned int site_nr_retired;
-
-/* A generation of every site is about a megabyte: keep only a few. */
-#define SITE_RETIRED_MAX	4
-
-static void site_gen_free_list(struct ftrace_site_gen *gen)
+/* An update with the users' @command ran with calls @enable. */
+static void site_graph_ran(int command, bool enable)
 {
-	struct ftrace_site_gen *next;
-
-	for (; gen; gen = next) {
-		next = gen->retired_next;
-		site_gen_free(gen);
-	}
-}
-
-/* Everything on the list returned was replaced before this call. */
-static struct ftrace_site_gen *site_retired_take(void)
-{
-	struct ftrace_site_gen *list = site_retired;
-
-	site_retired = NULL;
-	site_nr_retired = 0;
-	return list;
-}
-
-static void site_reap_fn(struct work_struct *work)
-{
-	struct ftrace_site_gen *list;
-
-	scoped_guard(mutex, &ftrace_lock)
-		list = site_retired_take();
-	if (list)
-		ftrace_sites_wait_free(list);
-}
-
-/**
- * ftrace_sites_retired_take - take the generations replaced so far
- *
- * For a wait without ftrace_lock: hand the list to ftrace_sites_wait_free().
- *
- * Context: ftrace_lock held.
- * Return: the list (NULL if empty).
- */
-struct ftrace_site_gen *ftrace_sites_retired_take(void)
-{
-	lockdep_assert_held(&ftrace_lock);
-	return site_retired_take();
-}
-
-/**
- * ftrace_sites_wait_free - wait out the readers, free what was taken
- * @list: from ftrace_sites_retired_take(), taken before this call
- *
- * One rude wait (see ftrace_sites_wait_readers()).
- *
- * Context: process context, no ftrace lock needed; sleeps.
- */
-void ftrace_sites_wait_free(struct ftrace_site_gen *list)
-{
-	site_wait_readers();
-	site_gen_free_list(list);
-}
-
-static DECLARE_DELAYED_WORK(site_reap_work, site_reap_fn);
-
-/**
- * ftrace_sites_wait_readers - wait out every reader of older generations
- *
- * After one rude wait (every online CPU ran a work item, as in a rude
- * RCU-tasks grace period) no CPU is still inside a region
- * with preemption off that began before the call: the dispatcher's lookup
- * and the members it calls, the arch callers' spans around the op load and
- * call (see "Removal" in ftrace.c), lookups of the trampoline list.  The
- * generations replaced before the call are freed.
- *
- * Context: ftrace_lock held; sleeps.
- */
-void ftrace_sites_wait_readers(void)
-{
-	struct ftrace_site_gen *list;
-
-	lockdep_assert_held(&ftrace_lock);
-	list = site_retired_take();
-	ftrace_sites_wait_free(list);
-}
-
-/* @old was replaced: free it once no reader can be on it. */
-static void site_retire(struct ftrace_site_gen *old)
-{
-	if (system_state == SYSTEM_BOOTING) {
-		site_gen_free(old);
-		return;
-	}
-	old->retired_next = site_retired;
-	site_retired = old;
-	if (++site_nr_retired >= SITE_RETIRED_MAX)
-		ftrace_sites_wait_readers();
-	else
-		schedule_delayed_work(&site_reap_work, HZ);
-}
-
-/* ---- the state of a site ftrace_bug() reports ---------------------------- */
-
-/*
- * What the patcher knows of a site that could not be patched: what it
- * calls now, what it should call and the ops that want it.  ftrace_bug()
- * (ftrace_sites.c) prints it after the record's flags; site_build_run()
- * registers it before it makes the first state.
- */
-static void site_bug_state(struct dyn_ftrace *rec)
-{
-	struct ftrace_site_state *st;
-	struct ftrace_site_set *set;
-	unsigned int k;
-
-	st = site_state_of(rec);
-	if (!st)
-		return;
-	pr_info(" calls now %pS (%lx), wanted %pS (%lx)\n",
-		(void *)st->cur_addr, st->cur_addr,
-		(void *)ftrace_get_addr_new(rec), ftrace_get_addr_new(rec));
-	set = st->set;
-	for (k = 0; set && k < set->nr; k++)
-		pr_info(" ops %u: func %pS, trampoline %pS\n", k,
-			set->ops[k]->func, (void *)set->ops[k]->trampoline);
+	if (command & FTRACE_START_FUNC_RET)
+		site_graph_wanted = true;
+	else if (command & FTRACE_STOP_FUNC_RET)
+		site_graph_wanted = false;
+	site_calls_enabled = enable;
 }
 
 static int site_build_run(struct site_build *b, bool with_table)
@@ -1362,7 +784,7 @@ static int site_build_run(struct site_build *b, bool with_table)
 	int err;
 
 	/* States appear only here: ftrace_bug() can describe them from now. */
-	ftrace_sites_set_bug_detail(site_bug_state);
+	ftrace_sites_set_bug_detail(ftrace_sites_bug_state);
 	err = site_build_begin(b);
 	if (err)
 		return err;
@@ -1374,28 +796,19 @@ static int site_build_run(struct site_build *b, bool with_table)
 	return err;
 }
 
-/* Step 5: patch the listed records and retarget ftrace_call. */
-static void site_patch(struct site_build *b, int command)
-{
-	site_patch_list = b->scratch;
-	site_patch_nr = b->nr_patch;
-	site_patch_pos = 0;
-	ftrace_run_update_code(command);
-	site_patch_list = NULL;
-	site_patch_nr = 0;
-}
-
 /**
  * ftrace_sites_update - make every call site call what the registered ops want
  * @command: extra FTRACE_* commands to run in the same update
- *	     (FTRACE_START/STOP_FUNC_RET; FTRACE_UPDATE_TRACE_FUNC is accepted
- *	     but implied: ftrace_call is retargeted whenever
- *	     ftrace_pick_trace_func() chose something else than it calls)
+ *	     (FTRACE_START/STOP_FUNC_RET when the graph caller's first user
+ *	     comes or its last one goes; FTRACE_UPDATE_TRACE_FUNC is accepted
+ *	     but implied: ftrace_call is retargeted whenever the client's pick
+ *	     chose something else than it calls)
  *
  * Recomputes the ops set of every record, publishes it as a new generation,
  * patches the sites whose target changed in one batch, retargets ftrace_call
  * if needed, and retires the previous generation (freed once no CPU can use
- * it; nothing here waits for that).
+ * it; nothing here waits for that).  A wanted graph caller is stopped and
+ * started again with ftrace_enabled.
  *
  * Context: ftrace_lock held; sleeps.
  * Return: 0; -EBUSY (a site would get two IPMODIFY/direct ops) or -ENOMEM
@@ -1405,11 +818,11 @@ int ftrace_sites_update(int command)
 {
 	struct ftrace_site_gen *old;
 	struct site_build b;
+	int err, users;
 	bool enable;
-	int err;
 
 	lockdep_assert_held(&ftrace_lock);
-	if (ftrace_core_dead())
+	if (ftrace_core_dead() || WARN_ON_ONCE(!site_client))
 		return -ENODEV;
 
 	err = site_build_run(&b, true);
@@ -1422,19 +835,24 @@ int ftrace_sites_update(int command)
 	/* Step 4: what ftrace_call should call; retarget only if it changed. */
 	command &= ~(FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS |
 		     FTRACE_UPDATE_TRACE_FUNC);
-	ftrace_pick_trace_func();
-	if (site_caller_stale())
+	users = command & (FTRACE_START_FUNC_RET | FTRACE_STOP_FUNC_RET);
+	command = site_graph_command(command, enable);
+	site_client->pick();
+	if (ftrace_sites_caller_stale())
 		command |= FTRACE_UPDATE_TRACE_FUNC;
 
 	if (b.nr_patch || (command & (FTRACE_UPDATE_TRACE_FUNC |
 				      FTRACE_START_FUNC_RET |
 				      FTRACE_STOP_FUNC_RET)))
-		site_patch(&b, command | (enable ? FTRACE_UPDATE_CALLS :
-						   FTRACE_DISABLE_CALLS));
+		/* Step 5: patch the listed records, retarget ftrace_call. */
+		ftrace_sites_patch(b.scratch, b.nr_patch,
+				   command | (enable ? FTRACE_UPDATE_CALLS :
+						       FTRACE_DISABLE_CALLS));
+	site_graph_ran(users, enable);
 	site_build_free(&b);
 
 	if (old)
-		site_retire(old);
+		ftrace_sites_retire(old);
 	ftrace_sites_reclaim_later();
 	return 0;
 }

@@ -7,9 +7,10 @@
  * unwinders (is_ftrace_trampoline(), ftrace_ops_trampoline()),
  * /proc/kallsyms (ftrace_mod_get_kallsym()) and perf (ksymbol and
  * text-poke events).  The arch makes, retargets and frees the text
- * (arch_ftrace_update_trampoline(), arch_ftrace_trampoline_free(); the
- * weak defaults here have none); ftrace.c decides when, while it registers
- * and removes ops.
+ * (ftrace_arch_tramp_update(), arch_ftrace_trampoline_free(); the weak
+ * defaults here have none); ftrace.c decides when, while it registers and
+ * removes ops, and this file decides what a trampoline calls
+ * (ftrace_ops_tramp_target()), so the arch never asks the ops layer.
  *
  * Locking and lifetime:
  *  - A registered top-level ops whose trampoline the arch allocated
@@ -35,18 +36,40 @@
 #define FTRACE_TRAMPOLINE_SYM	"ftrace_trampoline"
 #define FTRACE_TRAMPOLINE_MOD	"__builtin__ftrace"
 
-void __weak arch_ftrace_update_trampoline(struct ftrace_ops *ops)
+/**
+ * ftrace_arch_tramp_update - arch hook: create or retarget an ops' trampoline
+ * @ops: an ops being registered, removed, or whose function changed
+ * @func: what the trampoline should call (ftrace_ops_tramp_target())
+ *
+ * Default: no trampolines, so every site goes through the shared callers.
+ *
+ * Context: ftrace_lock held; may sleep.
+ */
+void __weak ftrace_arch_tramp_update(struct ftrace_ops *ops, ftrace_func_t func)
 {
-}
-
-void * __weak arch_ftrace_trampoline_func(struct ftrace_ops *ops,
-					  struct dyn_ftrace *rec)
-{
-	return NULL;
 }
 
 void __weak arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 {
+}
+
+/**
+ * ftrace_ops_tramp_target - what an ops' own trampoline should call
+ * @ops: the ops
+ *
+ * Its function as a caller dedicated to it calls it (ftrace_ops_get_func()),
+ * or ftrace_stub once the ops is being removed, so that a task preempted in
+ * the trampoline before it loads the target calls nothing of the ops when
+ * it goes on.
+ *
+ * Context: ftrace_lock held.
+ * Return: the function.
+ */
+ftrace_func_t ftrace_ops_tramp_target(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_REMOVING)
+		return ftrace_stub;
+	return ftrace_ops_get_func(ops);
 }
 
 /* Ops with an arch-allocated trampoline, linked through ops->list. */
@@ -139,7 +162,7 @@ void ftrace_trampoline_retire(struct ftrace_ops *ops)
 {
 	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !ops->trampoline)
 		return;
-	arch_ftrace_update_trampoline(ops);
+	ftrace_arch_tramp_update(ops, ftrace_ops_tramp_target(ops));
 	ftrace_trampoline_unlist(ops);
 }
 
@@ -147,8 +170,8 @@ void ftrace_trampoline_retire(struct ftrace_ops *ops)
  * ftrace_ops_refresh_trampoline - create or retarget an ops' trampoline
  * @ops: an ops being registered, or a registered one whose function changed
  *
- * Lets the arch create the trampoline or point it at the ops' current
- * function, and publishes a trampoline that is new.
+ * Lets the arch create the trampoline or point it at what it should call
+ * now (ftrace_ops_tramp_target()), and publishes a trampoline that is new.
  *
  * Context: ftrace_lock held; may sleep.
  */
@@ -156,7 +179,7 @@ void ftrace_ops_refresh_trampoline(struct ftrace_ops *ops)
 {
 	unsigned long before = ops->trampoline;
 
-	arch_ftrace_update_trampoline(ops);
+	ftrace_arch_tramp_update(ops, ftrace_ops_tramp_target(ops));
 	if (ops->trampoline && ops->trampoline != before)
 		ftrace_trampoline_add(ops);
 }

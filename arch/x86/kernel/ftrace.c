@@ -25,13 +25,15 @@
  * Trampolines (FTRACE_OPS_FL_ALLOC_TRAMP):
  *  - A copy of ftrace_regs_caller (ops with SAVE_REGS) or ftrace_caller
  *    (the others) up to its *_end label, with the ops as an immediate in
- *    place of the function_trace_op load and the call slot aimed at
- *    ftrace_ops_get_func(ops).  Same size and layout as the template: the
- *    ORC unwinder looks a trampoline's unwind data up at the same offset in
- *    the template, chosen by the same SAVE_REGS test.
+ *    place of the function_trace_op load and the call slot aimed at the
+ *    function the core hands in (ftrace_arch_tramp_update()).  Same size
+ *    and layout as the template: the ORC unwinder looks a trampoline's
+ *    unwind data up at the same offset in the template, chosen by the same
+ *    SAVE_REGS test.
  *  - Made when the ops is registered (ftrace_lock held), retargeted with
- *    text_poke_bp() when its function changes, freed once the core made
- *    sure no site calls it and no task runs in it.
+ *    text_poke_bp() when the core hands in another function, freed once
+ *    the core made sure no site calls it and no task runs in it.  What the
+ *    call slot holds is only ever what the core handed in last.
  */
 
 #define pr_fmt(fmt) "ftrace: " fmt
@@ -313,9 +315,9 @@ static bool tramp_template_ok(const struct tramp_layout *t)
 	       t->call + CALL_INSN_SIZE <= t->end;
 }
 
-/* Fill @tramp (writable, not yet executable) from @t for @ops. */
+/* Fill @tramp (writable, not executable yet) for @ops, calling @func. */
 static void tramp_fill(u8 *tramp, const struct tramp_layout *t,
-		       struct ftrace_ops *ops)
+		       struct ftrace_ops *ops, ftrace_func_t func)
 {
 	size_t size = t->end - t->start;
 	u8 *op = tramp + (t->op_ref - t->start);
@@ -332,11 +334,10 @@ static void tramp_fill(u8 *tramp, const struct tramp_layout *t,
 	text_poke_apply_relocation(tramp, tramp, size, (u8 *)t->start, size);
 
 	/* After relocating, which would "fix" this call once more. */
-	__text_gen_insn(call, CALL_INSN_OPCODE, call, ftrace_ops_get_func(ops),
-			CALL_INSN_SIZE);
+	__text_gen_insn(call, CALL_INSN_OPCODE, call, func, CALL_INSN_SIZE);
 }
 
-static void tramp_create(struct ftrace_ops *ops)
+static void tramp_create(struct ftrace_ops *ops, ftrace_func_t func)
 {
 	struct tramp_layout t;
 	unsigned int size;
@@ -350,7 +351,7 @@ static void tramp_create(struct ftrace_ops *ops)
 	tramp = execmem_alloc(EXECMEM_FTRACE, size);
 	if (!tramp)
 		return;
-	tramp_fill(tramp, &t, ops);
+	tramp_fill(tramp, &t, ops, func);
 	if (set_memory_rox((unsigned long)tramp, DIV_ROUND_UP(size, PAGE_SIZE))) {
 		execmem_free(tramp);
 		return;
@@ -370,26 +371,13 @@ static u8 *tramp_call_slot(const struct ftrace_ops *ops)
 	return (u8 *)ops->trampoline + (t.call - t.start);
 }
 
-/*
- * What @ops' trampoline calls: its function, or ftrace_stub once the core
- * is removing it, so that a task preempted in the trampoline before the
- * preemption-off span calls nothing of @ops when it goes on.
- */
-static void *tramp_target(struct ftrace_ops *ops)
-{
-	if (ops->flags & FTRACE_OPS_FL_REMOVING)
-		return ftrace_stub;
-	return ftrace_ops_get_func(ops);
-}
-
 /* The trampoline may be running: go through an int3 batch. */
-static void tramp_retarget(struct ftrace_ops *ops)
+static void tramp_retarget(struct ftrace_ops *ops, ftrace_func_t func)
 {
 	u8 *slot = tramp_call_slot(ops);
 	u8 insn[CALL_INSN_SIZE];
 
-	__text_gen_insn(insn, CALL_INSN_OPCODE, slot, tramp_target(ops),
-			CALL_INSN_SIZE);
+	__text_gen_insn(insn, CALL_INSN_OPCODE, slot, func, CALL_INSN_SIZE);
 	mutex_lock(&text_mutex);
 	if (memcmp(slot, insn, CALL_INSN_SIZE))
 		text_poke_bp(slot, insn, CALL_INSN_SIZE, NULL);
@@ -397,65 +385,27 @@ static void tramp_retarget(struct ftrace_ops *ops)
 }
 
 /**
- * arch_ftrace_update_trampoline - give @ops a trampoline, or retarget it
- * @ops: an ops being registered, or whose function changed
+ * ftrace_arch_tramp_update - give @ops a trampoline, or retarget it
+ * @ops: an ops being registered or removed, or whose function changed
+ * @func: what the trampoline should call: the ops' function as the core
+ *	  wraps it, or ftrace_stub while @ops is being removed
  *
- * An ops without a trampoline gets one (left without on failure: the core
- * then sends its sites to the shared callers).  A trampoline we made is
- * pointed at ftrace_ops_get_func(@ops), or at ftrace_stub while @ops is
- * being removed (FTRACE_OPS_FL_REMOVING); one the owner supplied is left
+ * An ops without a trampoline gets one calling @func (left without on
+ * failure: the core then sends its sites to the shared callers).  A
+ * trampoline we made is pointed at @func; one the owner supplied is left
  * alone.  Direct-call ops never run through a trampoline of their own.
  *
  * Context: ftrace_lock held, text_mutex not held; may sleep.
  */
-void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
+void ftrace_arch_tramp_update(struct ftrace_ops *ops, ftrace_func_t func)
 {
 	if (!ops->trampoline) {
 		if (!(ops->flags & FTRACE_OPS_FL_DIRECT))
-			tramp_create(ops);
+			tramp_create(ops, func);
 		return;
 	}
 	if (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
-		tramp_retarget(ops);
-}
-
-/* Target of the call at @slot, or NULL if it is not a call. */
-static void *call_slot_target(const u8 *slot)
-{
-	union text_poke_insn insn;
-
-	if (copy_from_kernel_nofault(&insn, slot, CALL_INSN_SIZE) ||
-	    insn.opcode != CALL_INSN_OPCODE)
-		return NULL;
-	return (void *)slot + CALL_INSN_SIZE + insn.disp;
-}
-
-/**
- * arch_ftrace_trampoline_func - the function a trampoline calls
- * @ops: the ops whose trampoline the site calls, or NULL for the shared
- *	 callers
- * @rec: the site (for the shared callers: FTRACE_FL_REGS_EN picks which)
- *
- * Return: the call target, or NULL if unknown (a trampoline the ops owner
- * supplied).
- */
-void *arch_ftrace_trampoline_func(struct ftrace_ops *ops,
-				  struct dyn_ftrace *rec)
-{
-	const u8 *slot;
-
-	if (ops && (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline)
-		return call_slot_target(tramp_call_slot(ops));
-	if (ops && ops->trampoline)
-		return NULL;
-	slot = (rec->flags & FTRACE_FL_REGS_EN) ? (const u8 *)ftrace_regs_call :
-						  (const u8 *)ftrace_call;
-	/*
-	 * Not "ftrace_call + 5" as a constant: with IBT, objtool flags a
-	 * reference into the middle of the caller that no ENDBR guards.
-	 */
-	OPTIMIZER_HIDE_VAR(slot);
-	return call_slot_target(slot);
+		tramp_retarget(ops, func);
 }
 
 /*
@@ -488,7 +438,7 @@ static void tramp_dead_rcu(struct rcu_head *rcu)
 }
 
 /**
- * arch_ftrace_trampoline_free - free the trampoline arch_ftrace_update_trampoline() made
+ * arch_ftrace_trampoline_free - free a trampoline ftrace_arch_tramp_update() made
  * @ops: the ops; no site calls its trampoline, nor the trampoline its function
  *
  * The text itself goes after an RCU-tasks grace period, without waiting
