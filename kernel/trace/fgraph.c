@@ -83,6 +83,12 @@
  * the real-return search use, so a pending frame is translated correctly
  * even after its user left.
  *
+ * Files: this one holds what a traced call and its return run through
+ * (entry, return, direct frames, per-call data), the walks of a task's
+ * frames and the stop switch; fgraph_tasks.c gives tasks their stacks and
+ * takes sleep time out of durations; fgraph_register.c registers users;
+ * fgraph_users.h is what they share.
+ *
  * Locking and lifetime:
  *  - ftrace_lock serialises registration, unregistration, the slots, the
  *    user tables, the pid switch and the start/stop of the per-task state.
@@ -96,20 +102,13 @@
  *    waits as above, after which the old table is unused until the next
  *    removal rewrites it.
  */
-#include <linux/cpu.h>
-#include <linux/cpuhotplug.h>
 #include <linux/ftrace.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/task.h>
-#include <linux/slab.h>
-#include <linux/suspend.h>
 #include <linux/trace_clock.h>
 #include <linux/workqueue.h>
 
 #include <asm/sections.h>
-#include <trace/events/sched.h>
 
 #include "ftrace_internal.h"
 #include "trace.h"
@@ -120,9 +119,7 @@
 #endif
 
 #include "fgraph_frame.h"
-
-/* How many stacks fg_attach_all() allocates before it hands them out. */
-#define FG_POOL_SIZE		32
+#include "fgraph_users.h"
 
 DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
 
@@ -131,31 +128,16 @@ int ftrace_graph_active;
 
 /* ---- users ------------------------------------------------------------ */
 
-struct fg_slot {
-	struct fgraph_ops	*gops;	/* kept until nothing can call it */
-	unsigned long		key;	/* 0: no user */
-	bool			timed;	/* counted in fg_nr_timed */
-	bool			direct;	/* register_fgraph_direct() */
-	fgraph_direct_ret_t	direct_ret; /* a direct user's return */
-};
-
-/* The compact table the entry path walks. */
-struct fg_users {
-	unsigned int		nr;
-	struct fgraph_ops	*gops[FGRAPH_ARRAY_SIZE];
-	unsigned long		key[FGRAPH_ARRAY_SIZE];
-};
-
-static struct fg_slot fg_slots[FGRAPH_ARRAY_SIZE];
-static struct fg_users fg_user_tables[2];
-static struct fg_users *fg_live __read_mostly = &fg_user_tables[0];
-static unsigned long fg_last_gen;
+/*
+ * Defined here, beside the entry and return paths that read them; written
+ * by registration (fgraph_register.c).  See fgraph_users.h.
+ */
+struct fg_slot fg_slots[FGRAPH_ARRAY_SIZE];
+struct fg_users fg_user_tables[2];
+struct fg_users *fg_live __read_mostly = &fg_user_tables[0];
 
 /* Set by ftrace_graph_stop(), in any context, before the static key. */
 bool fgraph_killed __read_mostly;
-
-/* Sleep time counts in a function's duration (funcgraph-sleep-time). */
-static bool fg_sleep_time __read_mostly = true;
 
 /*
  * Registered users that read times (all but register_ftrace_graph_untimed()
@@ -164,7 +146,7 @@ static bool fg_sleep_time __read_mostly = true;
  * raised before the user enters the live table and lowered once no call
  * can see the user, so a frame carrying a timed user's record is timed.
  */
-static unsigned int fg_nr_timed __read_mostly;
+unsigned int fg_nr_timed __read_mostly;
 
 /*
  * The only managed user (direct users do not count), registered while no
@@ -175,10 +157,7 @@ static unsigned int fg_nr_timed __read_mostly;
  * ftrace_shutdown() of graph_ops then waits for every stale caller, where
  * taking out one of several subops does not.
  */
-static bool fg_one_filter __read_mostly;
-
-/* Registered users that are not direct: they share graph_ops. */
-static unsigned int fg_nr_managed;
+bool fg_one_filter __read_mostly;
 
 /* The user of a record, or NULL if that registration is gone. */
 static struct fgraph_ops *fg_rec_user(unsigned long rec)
@@ -689,6 +668,40 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	return ret;
 }
 
+/* ---- stop ------------------------------------------------------------- */
+
+/* The static key can only be flipped where one may sleep: in a work item. */
+static void fg_kill_key(struct work_struct *work)
+{
+	static_branch_enable(&kill_ftrace_graph);
+}
+
+static DECLARE_WORK(fg_kill_work, fg_kill_key);
+
+static void fg_kill_deferred(struct irq_work *work)
+{
+	schedule_work(&fg_kill_work);
+}
+
+static DEFINE_IRQ_WORK(fg_kill_irq_work, fg_kill_deferred);
+
+/**
+ * ftrace_graph_stop - stop function graph tracing for good
+ *
+ * For a state graph tracing cannot recover from (a corrupt shadow stack, a
+ * hang caught by a self test).  No call is hooked any more; calls hooked
+ * already still return through their frames.
+ *
+ * Context: any, NMI included.  The entry path refuses calls at once;
+ * ftrace_graph_is_dead() turns true shortly after, when a work item has
+ * flipped the static key.
+ */
+void ftrace_graph_stop(void)
+{
+	WRITE_ONCE(fgraph_killed, true);
+	irq_work_queue(&fg_kill_irq_work);
+}
+
 /* ---- walking a task's frames ------------------------------------------- */
 
 /**
@@ -763,688 +776,4 @@ unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 		}
 	}
 	return ret;
-}
-
-/* ---- shadow stacks of tasks ------------------------------------------- */
-
-/* Give @t the empty stack @ws; publishing it last makes the state valid. */
-static void fg_task_attach(struct task_struct *t, unsigned long *ws)
-{
-	memset(ws, 0, FGRAPH_ARRAY_SIZE * sizeof(*ws));
-	t->curr_ret_stack = fg_state(FGRAPH_FIRST_WORD, 0);
-	t->curr_ret_depth = -1;
-	t->ftrace_timestamp = 0;
-	atomic_set(&t->trace_overrun, 0);
-	/* Pairs with fg_stack_of(): whoever sees the stack sees the state. */
-	smp_store_release(&t->ret_stack, ws);
-}
-
-static unsigned long *fg_stack_alloc(void)
-{
-	return kmalloc(FGRAPH_STACK_BYTES, GFP_KERNEL);
-}
-
-/* Give @t a new stack unless it has one; for a task that does not run. */
-static void fg_task_give(struct task_struct *t)
-{
-	unsigned long *ws;
-
-	if (t->ret_stack || !READ_ONCE(ftrace_graph_active))
-		return;
-	ws = fg_stack_alloc();
-	if (ws)
-		fg_task_attach(t, ws);
-}
-
-/**
- * ftrace_graph_init_task - shadow stack of a new task
- * @t: the task copy_process() is creating
- *
- * The task starts as a copy of its parent: forget the parent's stack, and
- * allocate one if a graph user is registered.  Without memory the task is
- * simply not graph traced.
- *
- * Context: process context; may sleep.
- */
-void ftrace_graph_init_task(struct task_struct *t)
-{
-	t->ret_stack = NULL;
-	t->curr_ret_stack = 0;
-	t->curr_ret_depth = -1;
-	fg_task_give(t);
-}
-
-/**
- * ftrace_graph_exit_task - free a task's shadow stack
- * @t: a task being freed
- *
- * Context: process context; @t runs no more.
- */
-void ftrace_graph_exit_task(struct task_struct *t)
-{
-	unsigned long *ws = t->ret_stack;
-
-	WRITE_ONCE(t->ret_stack, NULL);
-	kfree(ws);
-}
-
-/**
- * ftrace_graph_init_idle_task - shadow stack of a CPU's idle task
- * @t: the idle task, not running
- * @cpu: its CPU, about to come up
- *
- * An idle task is never freed and starts over each time its CPU comes up:
- * its stack, if it has one, is emptied; else it gets one if a graph user
- * is registered.
- *
- * Context: CPU bring-up (or boot); may sleep.
- */
-void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
-{
-	if (t->ret_stack) {
-		fg_task_attach(t, t->ret_stack);
-		return;
-	}
-	t->curr_ret_stack = 0;
-	t->curr_ret_depth = -1;
-	fg_task_give(t);
-}
-
-/* A CPU came online: its idle task may have missed getting a stack. */
-static int fg_cpu_online(unsigned int cpu)
-{
-	fg_task_give(idle_task(cpu));
-	return 0;
-}
-
-/* Hand stacks from @pool to tasks without one; returns how many it used. */
-static unsigned int fg_hand_out(unsigned long **pool, unsigned int nr)
-{
-	struct task_struct *g, *t;
-	unsigned int used = 0;
-
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (t->ret_stack)
-			continue;
-		if (used == nr)
-			goto out;
-		fg_task_attach(t, pool[used++]);
-	}
-out:
-	rcu_read_unlock();
-	return used;
-}
-
-/*
- * Give every task a stack.  Stacks are allocated in batches outside the
- * task walk; a batch used up entirely means more tasks may be waiting.
- * New tasks get theirs at fork (ftrace_graph_active is set already).
- */
-static int fg_attach_all(void)
-{
-	unsigned long *pool[FG_POOL_SIZE];
-	unsigned int have, used, i;
-	int cpu;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		fg_task_give(idle_task(cpu));
-	cpus_read_unlock();
-
-	for (;;) {
-		for (have = 0; have < FG_POOL_SIZE; have++) {
-			pool[have] = fg_stack_alloc();
-			if (!pool[have])
-				break;
-		}
-		if (!have)
-			return -ENOMEM;
-		used = fg_hand_out(pool, have);
-		for (i = used; i < have; i++)
-			kfree(pool[i]);
-		if (used < have)
-			return 0;
-	}
-}
-
-/* Zero slot @idx's task var in every stack, for a new user of the slot. */
-static void fg_clear_task_vars(int idx)
-{
-	struct task_struct *g, *t;
-	unsigned long *ws;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		t = idle_task(cpu);
-		ws = t ? fg_stack_of(t) : NULL;
-		if (ws)
-			WRITE_ONCE(ws[idx], 0);
-	}
-
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		ws = fg_stack_of(t);
-		if (ws)
-			WRITE_ONCE(ws[idx], 0);
-	}
-	rcu_read_unlock();
-}
-
-/* ---- sleep time, suspend, stop ---------------------------------------- */
-
-/*
- * Without sleep time, a function's duration leaves out the time its task
- * was switched out: on the way back in, every open call of the task is
- * moved later by that time.
- */
-static void fg_sched_switch(void *ignore, bool preempt,
-			    struct task_struct *prev, struct task_struct *next,
-			    unsigned int prev_state)
-{
-	unsigned long long now, away;
-	unsigned int state, base;
-	unsigned long *ws;
-
-	if (READ_ONCE(fg_sleep_time))
-		return;
-
-	now = trace_clock_local();
-	prev->ftrace_timestamp = now;
-	if (!next->ftrace_timestamp)
-		return;
-	away = now - next->ftrace_timestamp;
-
-	ws = fg_stack_of(next);
-	if (!ws)
-		return;
-	for (state = READ_ONCE(next->curr_ret_stack);
-	     (base = fg_frame_base(ws, state)); state = fg_below(ws, base)) {
-		struct ftrace_ret_stack *hdr = fg_hdr(ws, base);
-
-		if (hdr->calltime)
-			hdr->calltime += away;
-	}
-}
-
-/**
- * ftrace_graph_sleep_time_control - count sleep in function durations
- * @enable: true (the default) to include the time a task slept
- *
- * Set by the funcgraph sleep-time option.
- */
-void ftrace_graph_sleep_time_control(bool enable)
-{
-	WRITE_ONCE(fg_sleep_time, enable);
-}
-
-/* A hibernation image is taken and restored with the hooks paused. */
-static int fg_pm_event(struct notifier_block *nb, unsigned long event,
-		       void *unused)
-{
-	if (event == PM_HIBERNATION_PREPARE)
-		pause_graph_tracing();
-	else if (event == PM_POST_HIBERNATION)
-		unpause_graph_tracing();
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block fg_pm_nb = {
-	.notifier_call = fg_pm_event,
-};
-
-/* The static key can only be flipped where one may sleep: in a work item. */
-static void fg_kill_key(struct work_struct *work)
-{
-	static_branch_enable(&kill_ftrace_graph);
-}
-
-static DECLARE_WORK(fg_kill_work, fg_kill_key);
-
-static void fg_kill_deferred(struct irq_work *work)
-{
-	schedule_work(&fg_kill_work);
-}
-
-static DEFINE_IRQ_WORK(fg_kill_irq_work, fg_kill_deferred);
-
-/**
- * ftrace_graph_stop - stop function graph tracing for good
- *
- * For a state graph tracing cannot recover from (a corrupt shadow stack, a
- * hang caught by a self test).  No call is hooked any more; calls hooked
- * already still return through their frames.
- *
- * Context: any, NMI included.  The entry path refuses calls at once;
- * ftrace_graph_is_dead() turns true shortly after, when a work item has
- * flipped the static key.
- */
-void ftrace_graph_stop(void)
-{
-	WRITE_ONCE(fgraph_killed, true);
-	irq_work_queue(&fg_kill_irq_work);
-}
-
-/* ---- registration -------------------------------------------------------- */
-
-static void fg_return_stub(struct ftrace_graph_ret *trace,
-			   struct fgraph_ops *gops, struct ftrace_regs *fregs)
-{
-}
-
-/* What ftrace_graph_entry/_return are while a user is registered. */
-static int fg_entry_active(struct ftrace_graph_ent *trace,
-			   struct fgraph_ops *gops, struct ftrace_regs *fregs)
-{
-	return 0;
-}
-
-static void fg_return_active(struct ftrace_graph_ret *trace,
-			     struct fgraph_ops *gops, struct ftrace_regs *fregs)
-{
-}
-
-/* Not stubs exactly while a user is registered (some arches test that). */
-trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
-trace_func_graph_ret_t ftrace_graph_return = fg_return_stub;
-
-static struct ftrace_ops graph_ops = {
-	.func		= ftrace_graph_func,
-	.flags		= FTRACE_OPS_GRAPH_STUB,
-	.trampoline	= FTRACE_GRAPH_TRAMP_ADDR,
-};
-
-/* The entry callback of a pid-filtered user (set_ftrace_pid). */
-static int fg_pid_entry(struct ftrace_graph_ent *trace,
-			struct fgraph_ops *gops, struct ftrace_regs *fregs)
-{
-	struct trace_array *tr = gops->ops.private;
-	int verdict;
-
-	if (!tr)
-		return gops->saved_func(trace, gops, fregs);
-	verdict = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
-	if (verdict == FTRACE_PID_TRACE || verdict == current->pid)
-		return gops->saved_func(trace, gops, fregs);
-	return 0;
-}
-
-static trace_func_graph_ent_t fg_entry_for(struct fgraph_ops *gops)
-{
-	if (ftrace_ops_pid_filtered(&gops->ops))
-		return fg_pid_entry;
-	return gops->saved_func;
-}
-
-/**
- * fgraph_update_pid_func - follow a change of the pid filters
- *
- * Every registered user that asked for pid filtering (FTRACE_OPS_FL_PID)
- * gets its entry callback wrapped by the pid check, or unwrapped.
- *
- * Context: ftrace_lock held.
- */
-void fgraph_update_pid_func(void)
-{
-	int i;
-
-	lockdep_assert_held(&ftrace_lock);
-
-	for (i = 0; i < FGRAPH_ARRAY_SIZE; i++) {
-		struct fgraph_ops *gops = fg_slots[i].gops;
-
-		if (!fg_slots[i].key || !(gops->ops.flags & FTRACE_OPS_FL_PID))
-			continue;
-		WRITE_ONCE(gops->entryfunc, fg_entry_for(gops));
-	}
-}
-
-/**
- * fgraph_init_ops - prepare the ops of a trace array's graph user
- * @dst_ops: the ops embedded in the fgraph_ops
- * @src_ops: the trace array's function ops, or NULL
- *
- * The user follows the pid filters of its trace array and, with @src_ops,
- * that ops' filter and notrace hashes (shared, not copied).
- *
- * Context: before @dst_ops is used.
- */
-void fgraph_init_ops(struct ftrace_ops *dst_ops, struct ftrace_ops *src_ops)
-{
-	unsigned long flags = FTRACE_OPS_FL_PID | FTRACE_OPS_GRAPH_STUB;
-
-	dst_ops->flags = flags;
-	if (!src_ops)
-		return;
-
-	mutex_init(&dst_ops->local_hash.regex_lock);
-	INIT_LIST_HEAD(&dst_ops->subop_list);
-	if (!rcu_access_pointer(dst_ops->local_hash.filter_hash))
-		RCU_INIT_POINTER(dst_ops->local_hash.filter_hash,
-				 FTRACE_EMPTY_HASH);
-	if (!rcu_access_pointer(dst_ops->local_hash.notrace_hash))
-		RCU_INIT_POINTER(dst_ops->local_hash.notrace_hash,
-				 FTRACE_EMPTY_HASH);
-	dst_ops->func_hash = &src_ops->local_hash;
-	dst_ops->private = src_ops->private;
-	/* Pairs with the lockless test of ftrace_ops_init(). */
-	smp_store_release(&dst_ops->flags, flags | FTRACE_OPS_FL_INITIALIZED);
-}
-
-/* The slot @gops is registered in, or -1. */
-static int fg_slot_of(struct fgraph_ops *gops)
-{
-	int idx = gops->idx;
-
-	if (idx < 0 || idx >= FGRAPH_ARRAY_SIZE ||
-	    fg_slots[idx].gops != gops || !fg_slots[idx].key)
-		return -1;
-	return idx;
-}
-
-static int fg_free_slot(void)
-{
-	int i;
-
-	for (i = 0; i < FGRAPH_ARRAY_SIZE; i++) {
-		if (!fg_slots[i].key)
-			return i;
-	}
-	return -1;
-}
-
-static unsigned long fg_new_key(int idx)
-{
-	if (++fg_last_gen > FG_GEN_LIMIT)
-		fg_last_gen = 1;
-	return fg_last_gen << FG_REC_GEN_SHIFT | idx;
-}
-
-/* Append to the live table: the entry is complete before it is counted. */
-static void fg_users_add(struct fgraph_ops *gops, unsigned long key)
-{
-	struct fg_users *users = fg_live;
-	unsigned int nr = users->nr;
-
-	WRITE_ONCE(users->gops[nr], gops);
-	users->key[nr] = key;
-	/* Pairs with the entry path's load of nr. */
-	smp_store_release(&users->nr, nr + 1);
-}
-
-/* Publish the other table, without @gops; the caller then waits. */
-static void fg_users_remove(struct fgraph_ops *gops)
-{
-	struct fg_users *old = fg_live;
-	struct fg_users *new = &fg_user_tables[old == &fg_user_tables[0]];
-	unsigned int i, nr = 0;
-
-	for (i = 0; i < old->nr; i++) {
-		if (old->gops[i] == gops)
-			continue;
-		new->gops[nr] = old->gops[i];
-		new->key[nr] = old->key[i];
-		nr++;
-	}
-	new->nr = nr;
-	/* The table is complete before the entry path can find it. */
-	smp_store_release(&fg_live, new);
-}
-
-/* After this, no callback that could see the old users still runs. */
-static void fg_wait_callbacks(void)
-{
-	/* Before the scheduler runs, nothing else can be in a callback. */
-	if (system_state == SYSTEM_BOOTING)
-		return;
-	synchronize_rcu_tasks_rude();
-}
-
-/* The CPU hotplug state, set up on the first registration ever. */
-static int fg_cpuhp_once(void)
-{
-	static bool done;
-	int ret;
-
-	if (done)
-		return 0;
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "fgraph:online",
-				fg_cpu_online, NULL);
-	if (ret < 0)
-		return ret;
-	done = true;
-	return 0;
-}
-
-/* The first user arrives: stacks for every task, probes. */
-static int fg_start(void)
-{
-	int ret;
-
-	ret = fg_attach_all();
-	if (ret)
-		return ret;
-	ret = register_trace_sched_switch(fg_sched_switch, NULL);
-	if (ret)
-		return ret;
-	register_pm_notifier(&fg_pm_nb);
-	WRITE_ONCE(ftrace_graph_entry, fg_entry_active);
-	WRITE_ONCE(ftrace_graph_return, fg_return_active);
-	return 0;
-}
-
-/* The last user left.  Stacks stay: frames may still be on them. */
-static void fg_stop(void)
-{
-	WRITE_ONCE(ftrace_graph_entry, ftrace_graph_entry_stub);
-	WRITE_ONCE(ftrace_graph_return, fg_return_stub);
-	unregister_pm_notifier(&fg_pm_nb);
-	unregister_trace_sched_switch(fg_sched_switch, NULL);
-}
-
-/*
- * Register @gops; @timed: it reads calltime/rettime (see fg_nr_timed);
- * @direct_ret: NULL, or the return callback of a direct user, which stays
- * outside graph_ops and the live table.
- */
-static int fg_register(struct fgraph_ops *gops, bool timed,
-		       fgraph_direct_ret_t direct_ret)
-{
-	bool direct = direct_ret, first, first_managed;
-	unsigned long key;
-	int idx, ret;
-
-	guard(mutex)(&ftrace_lock);
-
-	ret = fg_cpuhp_once();
-	if (ret)
-		return ret;
-	if (fg_slot_of(gops) >= 0)
-		return -EBUSY;
-	idx = fg_free_slot();
-	if (idx < 0)
-		return -ENOSPC;
-
-	/* Counted first, so that tasks forked from now on get a stack. */
-	first = !ftrace_graph_active;
-	first_managed = !direct && !fg_nr_managed;
-	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active + 1);
-	/* Cleared before a second user's sites can reach the entry path. */
-	if (!direct)
-		WRITE_ONCE(fg_one_filter, first_managed &&
-			   !(gops->ops.flags & FTRACE_OPS_FL_SAVE_REGS));
-	if (first) {
-		ret = fg_start();
-		if (ret)
-			goto out_count;
-	}
-	fg_clear_task_vars(idx);
-
-	gops->idx = idx;
-	if (!direct) {
-		gops->saved_func = gops->entryfunc;
-		gops->entryfunc = fg_entry_for(gops);
-	}
-	key = fg_new_key(idx);
-	fg_slots[idx].gops = gops;
-	fg_slots[idx].timed = timed;
-	fg_slots[idx].direct = direct;
-	fg_slots[idx].direct_ret = direct_ret;
-	if (timed)
-		WRITE_ONCE(fg_nr_timed, fg_nr_timed + 1);
-	WRITE_ONCE(fg_slots[idx].key, key);
-	if (direct)
-		return 0;
-
-	ret = ftrace_startup_subops(&graph_ops, &gops->ops,
-				    first_managed ? FTRACE_START_FUNC_RET : 0);
-	if (ret)
-		goto out_slot;
-
-	fg_users_add(gops, key);
-	fg_nr_managed++;
-	return 0;
-
-out_slot:
-	/* Not in the table yet: no call can have seen the user. */
-	WRITE_ONCE(fg_slots[idx].key, 0);
-	fg_slots[idx].gops = NULL;
-	if (timed)
-		WRITE_ONCE(fg_nr_timed, fg_nr_timed - 1);
-	gops->entryfunc = gops->saved_func;
-	gops->saved_func = NULL;
-	if (first)
-		fg_stop();
-out_count:
-	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active - 1);
-	return ret;
-}
-
-/**
- * register_ftrace_graph - start calling a graph user's callbacks
- * @gops: the user: entryfunc and retfunc set; ops may carry filters
- *
- * From now on (callbacks may begin before this returns), every call of a
- * function selected by @gops->ops' filter and notrace hashes (every
- * function if the filter is empty) calls @gops->entryfunc, and, if that
- * returns non-zero, @gops->retfunc when the call returns.  Sets
- * @gops->idx, the user's slot.  The callbacks get calltime and rettime.
- *
- * Context: process context; takes ftrace_lock; may sleep.
- * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if
- * FGRAPH_ARRAY_SIZE users are registered; -ENOMEM; or an error of the
- * hotplug state, the sched_switch probe or the core's update (-ENODEV once
- * ftrace is dead).  On error nothing changed.
- */
-int register_ftrace_graph(struct fgraph_ops *gops)
-{
-	return fg_register(gops, true, NULL);
-}
-
-/**
- * register_ftrace_graph_untimed - register a graph user that reads no time
- * @gops: as for register_ftrace_graph()
- *
- * As register_ftrace_graph(), but the user does not need calltime and
- * rettime: while only such users are registered no clock is read, and the
- * calls they hook get 0 in both.
- *
- * Context: process context; takes ftrace_lock; may sleep.
- * Return: as register_ftrace_graph().
- */
-int register_ftrace_graph_untimed(struct fgraph_ops *gops)
-{
-	return fg_register(gops, false, NULL);
-}
-
-/**
- * register_fgraph_direct - register a user that hooks returns itself
- * @gops: the user; only its slot (idx) is used: no filter, no callbacks
- * @ret: the user's return callback
- *
- * Gives @gops a slot and a key and every task a shadow stack, but no call
- * site: the user's own ftrace_ops callback pushes frames with
- * fgraph_direct_push() and hooks them with fgraph_direct_done(); @ret
- * then runs, with preemption disabled, when such a call returns, and gets
- * the data pushed.  No clock is read for these frames.  Unregister with
- * unregister_ftrace_graph(), after the ftrace_ops that pushes is gone;
- * when that returns, @ret runs nowhere.
- *
- * Context: process context; takes ftrace_lock; may sleep.
- * Return: as register_ftrace_graph(); -EINVAL without @ret.
- */
-int register_fgraph_direct(struct fgraph_ops *gops, fgraph_direct_ret_t ret)
-{
-	if (!ret)
-		return -EINVAL;
-	return fg_register(gops, false, ret);
-}
-
-/**
- * fgraph_direct_key - the record key of a direct user
- * @gops: a user registered with register_fgraph_direct()
- *
- * For a user that pushes its frames inline (fgraph_push_direct_frame()):
- * the key stays valid until @gops is unregistered.
- *
- * Context: after register_fgraph_direct() returned 0.
- * Return: the key, or 0 if @gops is not registered.
- */
-unsigned long fgraph_direct_key(struct fgraph_ops *gops)
-{
-	int idx = fg_slot_of(gops);
-
-	return idx < 0 ? 0 : READ_ONCE(fg_slots[idx].key);
-}
-
-/**
- * unregister_ftrace_graph - stop calling a graph user's callbacks
- * @gops: a user registered with register_ftrace_graph(),
- *	  register_ftrace_graph_untimed() or register_fgraph_direct()
- *
- * When this returns, no callback of @gops runs and none will: calls that
- * entered before and return later skip it.  Does nothing for a user that
- * is not registered.
- *
- * Context: process context; takes ftrace_lock; sleeps.
- */
-void unregister_ftrace_graph(struct fgraph_ops *gops)
-{
-	bool last, direct;
-	int idx;
-
-	guard(mutex)(&ftrace_lock);
-
-	idx = fg_slot_of(gops);
-	if (idx < 0)
-		return;
-	last = ftrace_graph_active == 1;
-	direct = fg_slots[idx].direct;
-
-	if (direct) {
-		/* Its frames call nobody once the key is gone. */
-		WRITE_ONCE(fg_slots[idx].key, 0);
-	} else {
-		fg_users_remove(gops);
-		WRITE_ONCE(fg_slots[idx].key, 0);
-		/* On error the core warned; the user is out of our tables. */
-		ftrace_shutdown_subops(&graph_ops, &gops->ops,
-				       fg_nr_managed == 1 ? FTRACE_STOP_FUNC_RET : 0);
-		fg_nr_managed--;
-	}
-	fg_wait_callbacks();
-
-	/* No call sees the user any more: no new frame needs its times. */
-	if (fg_slots[idx].timed)
-		WRITE_ONCE(fg_nr_timed, fg_nr_timed - 1);
-	fg_slots[idx].gops = NULL;
-	fg_slots[idx].direct = false;
-	fg_slots[idx].direct_ret = NULL;
-	if (!direct) {
-		gops->entryfunc = gops->saved_func;
-		gops->saved_func = NULL;
-	}
-	if (last)
-		fg_stop();
-	WRITE_ONCE(ftrace_graph_active, ftrace_graph_active - 1);
 }

@@ -1,47 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The filter files: set_ftrace_filter, set_ftrace_notrace (and the stack
- * tracer's stack_trace_filter), set_graph_function and set_graph_notrace;
- * the filter commands ("func:command[:param]") and the built-in "mod"
- * command with its cache of requests for modules not loaded yet.
+ * The filter files of an ops: set_ftrace_filter and set_ftrace_notrace
+ * (and the stack tracer's stack_trace_filter, which uses the same open,
+ * write and release).
  *
  * An open filter file works on a private copy of the hash it edits.
  * Every word written is applied to that copy right away (so a bad word
  * fails the write(2) that carries it) and the whole copy is installed in
- * one step when the file is released.  Function probes ("schedule:traceoff")
- * are the exception: their command registers them at once.
+ * one step when the file is released.  A word "func:command[:param]" goes
+ * to its command (ftrace_regex_cmds.c); function probes
+ * ("schedule:traceoff") are registered by theirs at once.  A reader gets
+ * the functions of the hash, the cached :mod: requests and, for
+ * set_ftrace_filter, the function probes.  The word reader, the parser
+ * lock and the hash helpers here serve set_graph_function and
+ * set_graph_notrace too (ftrace_regex_graph.c).
+ *
+ * Layer: tracefs.
  *
  * Locking:
- *  - regex_parse_lock serialises the word parsers of all open files
- *    (several writers of one file share its parser).
+ *  - regex_parse_lock serialises the word parsers of all open filter and
+ *    graph files (several writers of one file share its parser).
  *  - An ops' regex_lock is held while taking the copy and while installing
  *    it (ftrace_hash_install() takes ftrace_lock itself).
- *  - ftrace_lock protects the :mod: caches (tr->mod_trace, tr->mod_notrace)
- *    and is held from ->start() to ->stop() of every listing, which walks
- *    the call-site groups, the caches, the function probes and the graph
- *    hashes.
- *  - regex_cmd_lock protects the command list; a command runs under it.
+ *  - ftrace_lock is held from ->start() to ->stop() of every listing, which
+ *    walks the call-site groups, the :mod: caches and the function probes.
  * Order: regex_parse_lock -> regex_cmd_lock -> (command's locks) ->
  * regex_lock -> ftrace_lock; trace_types_lock -> regex_lock.
  */
-#include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
-#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/ftrace.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "ftrace_regex.h"
 
-/* A word is a symbol name plus a few glob characters, or a command. */
-#define REGEX_WORD_MAX		(KSYM_SYMBOL_LEN + 4)
-
-static DEFINE_MUTEX(regex_parse_lock);
+/* Serialises the word parsers of every open filter and graph file. */
+DEFINE_MUTEX(regex_parse_lock);
 
 /* Copy of @src including its flags (the :mod: marker). */
-static struct ftrace_hash *regex_hash_dup(struct ftrace_hash *src)
+struct ftrace_hash *regex_hash_dup(struct ftrace_hash *src)
 {
 	struct ftrace_hash *copy;
 
@@ -57,7 +57,7 @@ static struct ftrace_hash *regex_hash_dup(struct ftrace_hash *src)
  * does for published hashes: ip 0, entry kept, so the set cannot turn into
  * the empty "everything" set.  Called just before the copy is installed.
  */
-static void regex_retire_stale(struct ftrace_hash *hash)
+void regex_retire_stale(struct ftrace_hash *hash)
 {
 	struct ftrace_func_entry *e;
 	unsigned int idx;
@@ -73,306 +73,14 @@ static void regex_retire_stale(struct ftrace_hash *hash)
 }
 
 /* Read a trace_parser word from user space; true when a full word is ready. */
-static ssize_t regex_read_word(struct trace_parser *parser,
-			       const char __user *ubuf, size_t cnt,
-			       loff_t *ppos, bool *ready)
+ssize_t regex_read_word(struct trace_parser *parser, const char __user *ubuf,
+			size_t cnt, loff_t *ppos, bool *ready)
 {
 	ssize_t read = trace_get_user(parser, ubuf, cnt, ppos);
 
 	*ready = read >= 0 && trace_parser_loaded(parser) &&
 		 !trace_parser_cont(parser);
 	return read;
-}
-
-/* ---- commands ----------------------------------------------------------- */
-
-static LIST_HEAD(regex_cmds);
-static DEFINE_MUTEX(regex_cmd_lock);
-
-static struct ftrace_func_command *regex_cmd_find(const char *name)
-{
-	struct ftrace_func_command *cmd;
-
-	lockdep_assert_held(&regex_cmd_lock);
-	list_for_each_entry(cmd, &regex_cmds, list)
-		if (!strcmp(cmd->name, name))
-			return cmd;
-	return NULL;
-}
-
-/**
- * register_ftrace_command - add a "func:name[:param]" filter command
- * @cmd: the command; @cmd->name must be unique
- *
- * Context: boot (__init), may sleep.
- * Return: 0, or -EBUSY if a command of that name exists.
- */
-__init int register_ftrace_command(struct ftrace_func_command *cmd)
-{
-	int ret = -EBUSY;
-
-	mutex_lock(&regex_cmd_lock);
-	if (!regex_cmd_find(cmd->name)) {
-		list_add(&cmd->list, &regex_cmds);
-		ret = 0;
-	}
-	mutex_unlock(&regex_cmd_lock);
-	return ret;
-}
-
-/**
- * unregister_ftrace_command - remove a filter command
- * @cmd: a command with the name of the one to remove
- *
- * Context: boot (__init), may sleep.
- * Return: 0, or -ENODEV if no command has that name.
- */
-__init int unregister_ftrace_command(struct ftrace_func_command *cmd)
-{
-	struct ftrace_func_command *found;
-
-	mutex_lock(&regex_cmd_lock);
-	found = regex_cmd_find(cmd->name);
-	if (found)
-		list_del_init(&found->list);
-	mutex_unlock(&regex_cmd_lock);
-	return found ? 0 : -ENODEV;
-}
-
-/* "func:name:param": hand the word to command @name (-EINVAL if unknown). */
-static int regex_run_command(struct trace_array *tr, struct ftrace_hash *hash,
-			     char *func, char *name, char *param, int enable)
-{
-	struct ftrace_func_command *cmd;
-	int ret = -EINVAL;
-
-	mutex_lock(&regex_cmd_lock);
-	cmd = regex_cmd_find(name);
-	if (cmd)
-		ret = cmd->func(tr, hash, func, name, param, enable);
-	mutex_unlock(&regex_cmd_lock);
-	return ret;
-}
-
-/* ---- the :mod: cache ------------------------------------------------------ */
-
-static void mod_load_free(struct ftrace_mod_load *ml)
-{
-	list_del(&ml->list);
-	kfree(ml->func);
-	kfree(ml->module);
-	kfree(ml);
-}
-
-static bool module_is_loaded(const char *name)
-{
-	bool loaded = false;
-
-#ifdef CONFIG_MODULES
-	preempt_disable();
-	loaded = find_module(name);
-	preempt_enable();
-#endif
-	return loaded;
-}
-
-static struct list_head *mod_cache_head(struct trace_array *tr, int enable)
-{
-	return enable ? &tr->mod_trace : &tr->mod_notrace;
-}
-
-/* Remember "func:mod:module" for when @module shows up.  Takes ftrace_lock. */
-static int mod_cache_add(struct trace_array *tr, const char *func,
-			 const char *module, int enable)
-{
-	struct ftrace_mod_load *ml = kzalloc(sizeof(*ml), GFP_KERNEL);
-	char *f = kstrdup(func, GFP_KERNEL);
-	char *m = kstrdup(module, GFP_KERNEL);
-
-	if (!ml || !f || !m) {
-		kfree(ml);
-		kfree(f);
-		kfree(m);
-		return -ENOMEM;
-	}
-	ml->func = f;
-	ml->module = m;
-	ml->enable = enable;
-
-	mutex_lock(&ftrace_lock);
-	list_add(&ml->list, mod_cache_head(tr, enable));
-	mutex_unlock(&ftrace_lock);
-	return 0;
-}
-
-/* "!func:mod:module": drop matching requests ("*" drops all of @module). */
-static int mod_cache_forget(struct trace_array *tr, const char *func,
-			    const char *module, int enable)
-{
-	struct ftrace_mod_load *ml, *tmp;
-	bool all = !strcmp(func, "*");
-	int ret = -EINVAL;
-
-	mutex_lock(&ftrace_lock);
-	list_for_each_entry_safe(ml, tmp, mod_cache_head(tr, enable), list) {
-		if (strcmp(ml->module, module))
-			continue;
-		if (!all && (!ml->func || strcmp(ml->func, func)))
-			continue;
-		mod_load_free(ml);
-		ret = 0;
-	}
-	mutex_unlock(&ftrace_lock);
-	return ret;
-}
-
-/* Drop the whole cache of a file opened with O_TRUNC. */
-static void mod_cache_clear(struct list_head *head)
-{
-	struct ftrace_mod_load *ml, *tmp;
-
-	mutex_lock(&ftrace_lock);
-	list_for_each_entry_safe(ml, tmp, head, list)
-		mod_load_free(ml);
-	mutex_unlock(&ftrace_lock);
-}
-
-/* Match "@func:mod:@module" into @hash; copies, as matching edits strings. */
-static int mod_match(struct ftrace_hash *hash, const char *func,
-		     const char *module)
-{
-	char *f = kstrdup(func, GFP_KERNEL);
-	char *m = kstrdup(module, GFP_KERNEL);
-	int ret = -ENOMEM;
-
-	if (f && m)
-		ret = ftrace_match_records_mod(hash, f, strlen(f), m);
-	kfree(f);
-	kfree(m);
-	return ret;
-}
-
-/*
- * The "mod" command: "func:mod:module" limits the glob to one module.  When
- * nothing matches because the module is not loaded, the request is kept and
- * applied by ftrace_mod_cache_apply() once the module comes.
- */
-static int mod_command(struct trace_array *tr, struct ftrace_hash *hash,
-		       char *func, char *cmd, char *module, int enable)
-{
-	int ret;
-
-	if (!tr)
-		return -ENODEV;
-	if (!module || !*module)
-		return -EINVAL;
-
-	ret = mod_match(hash, func, module);
-	if (ret)
-		return ret < 0 ? ret : 0;
-
-	if (func[0] == '!')
-		return mod_cache_forget(tr, func + 1, module, enable);
-	if (module_is_loaded(module))
-		return -EINVAL;
-	return mod_cache_add(tr, func, module, enable);
-}
-
-static struct ftrace_func_command mod_cmd = {
-	.name	= "mod",
-	.func	= mod_command,
-};
-
-static int __init regex_mod_cmd_init(void)
-{
-	return register_ftrace_command(&mod_cmd);
-}
-core_initcall(regex_mod_cmd_init);
-
-#ifdef CONFIG_MODULES
-/* Move the cached requests of @name from @head to @todo.  ftrace_lock held. */
-static void mod_cache_take(struct list_head *head, const char *name,
-			   struct list_head *todo)
-{
-	struct ftrace_mod_load *ml, *tmp;
-
-	list_for_each_entry_safe(ml, tmp, head, list)
-		if (!strcmp(ml->module, name))
-			list_move_tail(&ml->list, todo);
-}
-
-/* Apply the requests for module @name cached on one hash of @tr. */
-static void mod_cache_apply_one(struct trace_array *tr, const char *name,
-				int enable)
-{
-	struct list_head *head = mod_cache_head(tr, enable);
-	struct ftrace_ops *ops = tr->ops;
-	struct ftrace_mod_load *ml, *tmp;
-	struct ftrace_hash __rcu **slot;
-	struct ftrace_hash *new;
-	struct mutex *lock;		/* the ops' regex_lock */
-	LIST_HEAD(todo);
-
-	if (!ops || !ops->func_hash || list_empty(head))
-		return;
-
-	lock = &ops->func_hash->regex_lock;
-	mutex_lock(lock);
-	slot = enable ? &ops->func_hash->filter_hash :
-			&ops->func_hash->notrace_hash;
-	new = regex_hash_dup(rcu_dereference_protected(*slot,
-						       lockdep_is_held(lock)));
-	if (!new)
-		goto unlock;
-
-	mutex_lock(&ftrace_lock);
-	mod_cache_take(head, name, &todo);
-	mutex_unlock(&ftrace_lock);
-	if (list_empty(&todo)) {
-		ftrace_hash_free(new);
-		goto unlock;
-	}
-
-	list_for_each_entry_safe(ml, tmp, &todo, list) {
-		mod_match(new, ml->func ? ml->func : "*", name);
-		mod_load_free(ml);
-	}
-	mutex_lock(&ftrace_lock);
-	if (enable && list_empty(head))
-		new->flags &= ~FTRACE_HASH_FL_MOD;
-	mutex_unlock(&ftrace_lock);
-
-	ftrace_hash_install(ops, slot, new);
-unlock:
-	mutex_unlock(lock);
-}
-#endif /* CONFIG_MODULES */
-
-/**
- * ftrace_mod_cache_apply - apply cached ":mod:" requests to a new module
- * @mod: module whose call sites were just enabled
- *
- * For every trace array, the "func:mod:@mod" requests written while @mod
- * was not loaded are matched against its functions, removed from the cache
- * and installed in the trace array's filter or notrace hash.
- *
- * Context: process context, may sleep; takes trace_types_lock, the ops'
- * regex_lock and ftrace_lock, so the caller must hold none of them.
- */
-void ftrace_mod_cache_apply(struct module *mod)
-{
-#ifdef CONFIG_MODULES
-	struct trace_array *tr;
-
-	if (!mod)
-		return;
-	mutex_lock(&trace_types_lock);
-	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
-		mod_cache_apply_one(tr, mod->name, 1);
-		mod_cache_apply_one(tr, mod->name, 0);
-	}
-	mutex_unlock(&trace_types_lock);
-#endif
 }
 
 /* ---- set_ftrace_filter / set_ftrace_notrace ------------------------------ */
@@ -907,322 +615,3 @@ int ftrace_regex_release(struct inode *inode, struct file *file)
 		trace_array_put(tr);
 	return ret;
 }
-
-/* ---- set_graph_function / set_graph_notrace ------------------------------ */
-
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-
-/*
- * An open graph file.  Writers build @new_hash and install it on release
- * through ftrace_graph_hash_install().  The listing walks the live graph
- * hash with ftrace_lock held from ->start() to ->stop(); @hash, @bucket
- * and @entry are only valid in between.
- */
-struct graph_file {
-	bool				exclude;	/* set_graph_notrace */
-	struct ftrace_hash		*new_hash;
-	struct trace_parser		parser;
-
-	struct ftrace_hash		*hash;
-	unsigned long			bucket;
-	struct ftrace_func_entry	*entry;
-};
-
-static struct graph_file *graph_file_of(struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
-}
-
-/* The live graph hash.  ftrace_lock held. */
-static struct ftrace_hash *graph_live_hash(bool exclude)
-{
-	if (exclude)
-		return rcu_dereference_protected(ftrace_graph_notrace_hash,
-						 lockdep_is_held(&ftrace_lock));
-	return rcu_dereference_protected(ftrace_graph_hash,
-					 lockdep_is_held(&ftrace_lock));
-}
-
-/* Advance to the entry after gf->entry (the first one if NULL). */
-static struct ftrace_func_entry *graph_step(struct graph_file *gf)
-{
-	unsigned long size = 1UL << gf->hash->size_bits;
-	struct hlist_node *node;
-
-	if (gf->entry) {
-		node = gf->entry->hlist.next;
-	} else {
-		gf->bucket = 0;
-		node = gf->hash->buckets[0].first;
-	}
-	while (!node && ++gf->bucket < size)
-		node = gf->hash->buckets[gf->bucket].first;
-
-	gf->entry = node ? hlist_entry(node, struct ftrace_func_entry, hlist) :
-			   NULL;
-	return gf->entry;
-}
-
-static void *graph_seq_start(struct seq_file *m, loff_t *pos)
-{
-	struct graph_file *gf = m->private;
-	loff_t i;
-
-	mutex_lock(&ftrace_lock);
-	gf->hash = graph_live_hash(gf->exclude);
-	gf->entry = NULL;
-	if (ftrace_hash_empty(gf->hash) || !gf->hash->count)
-		return *pos ? NULL : SEQ_START_TOKEN;
-
-	for (i = 0; i <= *pos; i++)
-		if (!graph_step(gf))
-			return NULL;
-	return gf->entry;
-}
-
-static void *graph_seq_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct graph_file *gf = m->private;
-
-	(*pos)++;
-	if (v == SEQ_START_TOKEN)
-		return NULL;
-	return graph_step(gf);
-}
-
-static void graph_seq_stop(struct seq_file *m, void *v)
-{
-	mutex_unlock(&ftrace_lock);
-}
-
-static int graph_seq_show(struct seq_file *m, void *v)
-{
-	struct graph_file *gf = m->private;
-	struct ftrace_func_entry *entry = v;
-
-	if (v == SEQ_START_TOKEN) {
-		if (gf->exclude)
-			seq_puts(m, "#### no functions disabled ####\n");
-		else
-			seq_puts(m, "#### all functions enabled ####\n");
-		return 0;
-	}
-	if (entry->ip)		/* 0: its module went away */
-		seq_printf(m, "%ps\n", (void *)entry->ip);
-	return 0;
-}
-
-static const struct seq_operations graph_seq_ops = {
-	.start	= graph_seq_start,
-	.next	= graph_seq_next,
-	.stop	= graph_seq_stop,
-	.show	= graph_seq_show,
-};
-
-/* Add every entry of @found to @dst. */
-static int graph_hash_merge(struct ftrace_hash *dst, struct ftrace_hash *found)
-{
-	struct ftrace_func_entry *e;
-	int i;
-
-	for_each_hash_entry(found, i, e) {
-		if (ftrace_lookup_ip(dst, e->ip))
-			continue;
-		if (!ftrace_hash_add(dst, e->ip))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Replace gf->new_hash by itself minus @found; -EINVAL if nothing went. */
-static int graph_hash_drop(struct graph_file *gf, struct ftrace_hash *found)
-{
-	struct ftrace_hash *rest;
-	struct ftrace_func_entry *e;
-	unsigned long dropped = 0;
-	int i;
-
-	rest = ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
-	if (!rest)
-		return -ENOMEM;
-	for_each_hash_entry(gf->new_hash, i, e) {
-		if (ftrace_lookup_ip(found, e->ip)) {
-			dropped++;
-		} else if (!ftrace_hash_add(rest, e->ip)) {
-			ftrace_hash_free(rest);
-			return -ENOMEM;
-		}
-	}
-	if (!dropped) {
-		ftrace_hash_free(rest);
-		return -EINVAL;
-	}
-	ftrace_hash_free(gf->new_hash);
-	gf->new_hash = rest;
-	return 0;
-}
-
-/*
- * "glob" adds the matching functions, "!glob" removes them.  Fails with
- * -EINVAL when the glob matches no function, or (for '!') none of the set.
- * Graph files know no commands and no :mod:.
- */
-static int graph_apply_word(struct graph_file *gf, char *word)
-{
-	bool remove = word[0] == '!';
-	struct ftrace_hash *found;
-	int ret;
-
-	if (remove)
-		word++;
-	if (!*word || isdigit(*word) || strchr(word, ':'))
-		return -EINVAL;
-
-	found = ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
-	if (!found)
-		return -ENOMEM;
-	ret = ftrace_match_records(found, word, strlen(word));
-	if (ret > 0 && found->count)
-		ret = remove ? graph_hash_drop(gf, found) :
-			       graph_hash_merge(gf->new_hash, found);
-	else if (ret >= 0)
-		ret = -EINVAL;
-	ftrace_hash_free(found);
-	return ret;
-}
-
-/* The writer's starting set: empty with O_TRUNC, else the live hash. */
-static struct ftrace_hash *graph_start_hash(struct graph_file *gf,
-					    struct file *file)
-{
-	struct ftrace_hash *hash;
-
-	if (file->f_flags & O_TRUNC)
-		return ftrace_hash_alloc(FTRACE_HASH_DEFAULT_BITS);
-
-	mutex_lock(&ftrace_lock);
-	hash = ftrace_hash_copy(FTRACE_HASH_DEFAULT_BITS,
-				graph_live_hash(gf->exclude));
-	mutex_unlock(&ftrace_lock);
-	return hash;
-}
-
-static int graph_open(struct inode *inode, struct file *file, bool exclude)
-{
-	struct graph_file *gf;
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-	if (ftrace_core_dead())
-		return -ENODEV;
-
-	gf = kzalloc(sizeof(*gf), GFP_KERNEL);
-	if (!gf)
-		return -ENOMEM;
-	gf->exclude = exclude;
-
-	ret = -ENOMEM;
-	if (file->f_mode & FMODE_WRITE) {
-		if (trace_parser_get_init(&gf->parser, REGEX_WORD_MAX))
-			goto free_gf;
-		gf->new_hash = graph_start_hash(gf, file);
-		if (!gf->new_hash)
-			goto put_parser;
-	}
-
-	if (!(file->f_mode & FMODE_READ)) {
-		file->private_data = gf;
-		return 0;
-	}
-	ret = seq_open(file, &graph_seq_ops);
-	if (!ret) {
-		((struct seq_file *)file->private_data)->private = gf;
-		return 0;
-	}
-
-	ftrace_hash_free(gf->new_hash);
-put_parser:
-	if (file->f_mode & FMODE_WRITE)
-		trace_parser_put(&gf->parser);
-free_gf:
-	kfree(gf);
-	return ret;
-}
-
-static int graph_function_open(struct inode *inode, struct file *file)
-{
-	return graph_open(inode, file, false);
-}
-
-static int graph_notrace_open(struct inode *inode, struct file *file)
-{
-	return graph_open(inode, file, true);
-}
-
-static ssize_t graph_write(struct file *file, const char __user *ubuf,
-			   size_t cnt, loff_t *ppos)
-{
-	struct graph_file *gf = graph_file_of(file);
-	struct trace_parser *parser = &gf->parser;
-	ssize_t read;
-	bool ready;
-	int ret = 0;
-
-	if (!cnt)
-		return 0;
-
-	mutex_lock(&regex_parse_lock);
-	read = regex_read_word(parser, ubuf, cnt, ppos, &ready);
-	if (ready) {
-		ret = graph_apply_word(gf, parser->buffer);
-		trace_parser_clear(parser);
-	}
-	mutex_unlock(&regex_parse_lock);
-
-	return ret < 0 ? ret : read;
-}
-
-static int graph_release(struct inode *inode, struct file *file)
-{
-	struct graph_file *gf = graph_file_of(file);
-	int ret = 0;
-
-	if (file->f_mode & FMODE_READ)
-		seq_release(inode, file);
-
-	if (file->f_mode & FMODE_WRITE) {
-		mutex_lock(&regex_parse_lock);
-		if (trace_parser_loaded(&gf->parser))
-			ret = graph_apply_word(gf, gf->parser.buffer);
-		mutex_unlock(&regex_parse_lock);
-		trace_parser_put(&gf->parser);
-
-		/* the set is installed even if the last word failed */
-		regex_retire_stale(gf->new_hash);
-		ret = ftrace_graph_hash_install(gf->exclude, gf->new_hash) ?: ret;
-	}
-	kfree(gf);
-	return ret;
-}
-
-const struct file_operations ftrace_graph_fops = {
-	.open		= graph_function_open,
-	.read		= seq_read,
-	.write		= graph_write,
-	.llseek		= tracing_lseek,
-	.release	= graph_release,
-};
-
-const struct file_operations ftrace_graph_notrace_fops = {
-	.open		= graph_notrace_open,
-	.read		= seq_read,
-	.write		= graph_write,
-	.llseek		= tracing_lseek,
-	.release	= graph_release,
-};
-
-#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
