@@ -36,7 +36,9 @@
 
 #include <asm/sections.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_ops.h"
+#include "ftrace_direct.h"
+#include "fgraph_internal.h"
 #include "trace.h"
 
 /* How often an update that only removes callbacks is retried on -ENOMEM. */

@@ -56,7 +56,11 @@
 #include <linux/workqueue.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_hash.h"
+#include "ftrace_patch.h"
+#include "ftrace_ops.h"
+#include "ftrace_direct.h"
 
 struct ftrace_site_gen __rcu *ftrace_site_gen;
 

@@ -59,7 +59,7 @@
 
 #include "trace.h"
 #include "../kallsyms_internal.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
 
 /* Accounting shown by dyn_ftrace_total_info and at boot. */
 unsigned long ftrace_update_tot_cnt;	/* records in all groups */
