@@ -110,7 +110,8 @@
 
 #include <asm/sections.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_user.h"
+#include "fgraph_internal.h"
 #include "trace.h"
 
 /* return_to_handler hands over the registers (the return value above all). */

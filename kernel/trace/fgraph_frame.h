@@ -18,7 +18,7 @@
 #include <linux/ftrace.h>
 #include <linux/sched.h>
 
-#include "ftrace_internal.h"
+#include "fgraph_internal.h"
 
 /* How many users may be registered at once (slots, and task vars). */
 #define FGRAPH_ARRAY_SIZE	16

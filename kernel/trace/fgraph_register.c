@@ -25,7 +25,8 @@
 
 #include <trace/events/sched.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_user.h"
+#include "fgraph_internal.h"
 #include "trace.h"
 #include "fgraph_frame.h"
 #include "fgraph_users.h"

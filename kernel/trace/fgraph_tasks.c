@@ -29,7 +29,8 @@
 #include <linux/slab.h>
 #include <linux/trace_clock.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_user.h"
+#include "fgraph_internal.h"
 #include "trace.h"
 #include "fgraph_frame.h"
 #include "fgraph_users.h"

@@ -93,7 +93,9 @@
 #include <linux/rcupdate.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_user.h"
+#include "ftrace_filter.h"
+#include "fgraph_internal.h"
 #include "fgraph_frame.h"
 #include "fprobe_internal.h"
 

@@ -26,7 +26,8 @@
 #include <linux/string.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_user.h"
+#include "ftrace_filter.h"
 #include "fprobe_internal.h"
 
 /* The first size of the table of live registrations. */

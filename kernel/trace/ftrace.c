@@ -36,7 +36,7 @@
 
 #include <asm/sections.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_ops.h"
 #include "trace.h"
 
 /* How often an update that only removes callbacks is retried on -ENOMEM. */

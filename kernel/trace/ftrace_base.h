@@ -11,7 +11,9 @@
  *    function_trace_op (ftrace.c decides what goes in them);
  *  - the head and end of the registered ops list (ftrace.c links and
  *    unlinks), and for_each_registered_ops() to walk it;
- *  - the stub ops a NOP call site's ops literal holds (CALL_OPS).
+ *  - the stub ops a NOP call site's ops literal holds (CALL_OPS);
+ *  - ftrace_locations_sorted(), the one question about the call-site
+ *    records (ftrace_records.h) that the users of the core ask.
  *
  * The list head, its end marker and the stub ops are declared by
  * linux/ftrace.h; the shared slots are too, but only in some configs
@@ -58,6 +60,11 @@ static inline bool ftrace_ops_registered(void)
 					 lockdep_is_held(&ftrace_lock)) !=
 	       &ftrace_list_end;
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* ftrace_location() of each of @nr ascending addresses, in place. */
+bool ftrace_locations_sorted(unsigned long *ips, unsigned int nr);
+#endif
 
 #endif /* CONFIG_FUNCTION_TRACER */
 

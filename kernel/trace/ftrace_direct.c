@@ -72,7 +72,10 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_patch.h"
+#include "ftrace_user.h"
+#include "ftrace_direct.h"
 #include "trace.h"
 
 /*

@@ -23,7 +23,7 @@
 #include <linux/trace_recursion.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_ops.h"
 
 /*
  * The empty set, for a site the current generation does not know: just

@@ -42,7 +42,9 @@
 #include <asm/setup.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_ops.h"
+#include "ftrace_filter.h"
 
 /* Records walked between two voluntary reschedules. */
 #define FTRACE_MATCH_BATCH	1024

@@ -43,7 +43,7 @@
 #include <linux/glob.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_hash.h"
 
 /* Smallest table a compacted hash gets (four buckets). */
 #define FTRACE_HASH_MIN_BITS	2

@@ -58,7 +58,9 @@
 #include <linux/slab.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_hash.h"
+#include "ftrace_patch.h"
 #include "ftrace_patch_internal.h"
 
 struct ftrace_site_gen __rcu *ftrace_site_gen;

@@ -24,7 +24,6 @@
 #include <linux/stop_machine.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
 #include "ftrace_patch_internal.h"
 
 /* ---- record iteration for the arch patcher ----------------------------- */

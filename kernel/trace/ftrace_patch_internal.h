@@ -15,7 +15,9 @@
 
 #include <linux/ftrace.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_hash.h"
+#include "ftrace_patch.h"
 
 /* Which kind of target a site calls. */
 enum site_kind {

@@ -27,7 +27,9 @@
 #include <linux/workqueue.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_hash.h"
+#include "ftrace_patch.h"
 
 static void site_cpu_passed(struct work_struct *work)
 {

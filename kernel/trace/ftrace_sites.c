@@ -50,7 +50,7 @@
 #include <kunit/visibility.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
 #include "ftrace_sites.h"
 
 /* Accounting shown by dyn_ftrace_total_info and at boot. */

@@ -20,7 +20,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
 
 struct module;
 

@@ -34,7 +34,7 @@
 #include <asm/sections.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
 #include "ftrace_sites.h"
 
 /* ---- filling a group ---------------------------------------------------- */

@@ -25,7 +25,7 @@
 
 #include "trace.h"
 #include "../kallsyms_internal.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
 #include "ftrace_sites.h"
 
 /* ---- the function of a call site ---------------------------------------- */

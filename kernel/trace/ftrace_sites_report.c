@@ -19,7 +19,7 @@
 #include <linux/uaccess.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
 
 /* What was being done when ftrace_bug() is called; set by the patchers. */
 enum ftrace_bug_type ftrace_bug_type;

@@ -34,7 +34,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
-#include "ftrace_internal.h"
+#include "ftrace_ops.h"
 
 struct ftrace_site_set __rcu *ftrace_static_set;
 

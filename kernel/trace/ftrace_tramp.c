@@ -30,7 +30,8 @@
 #include <linux/rcupdate.h>
 
 #include "trace.h"
-#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "ftrace_ops.h"
 
 /* What /proc/kallsyms calls an arch-allocated trampoline, and its "module". */
 #define FTRACE_TRAMPOLINE_SYM	"ftrace_trampoline"
