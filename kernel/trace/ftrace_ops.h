@@ -55,23 +55,6 @@ void ftrace_pick_trace_func(void);
 /* Register the ops layer with the patcher; ftrace_init(), first thing. */
 void __init ftrace_ops_sites_init(void);
 
-/*
- * How an ip-modifier is registered beside direct calls, registered by
- * ftrace_direct.c (ftrace_direct_init()): @lock/@unlock wrap the whole
- * registration or removal and nest outside ftrace_lock; @prepare asks the
- * direct calls on @ops' functions to share them (ftrace_lock not held);
- * @cleanup ends the sharing of sites no ip-modifier holds any more.
- */
-struct ftrace_ipmodify_share {
-	void	(*lock)(void);
-	void	(*unlock)(void);
-	int	(*prepare)(struct ftrace_ops *ops);
-	void	(*cleanup)(void);
-};
-
-void __init
-ftrace_ops_set_ipmodify_share(const struct ftrace_ipmodify_share *share);
-
 /* Called when a pid filter changed: refresh ops->func of FTRACE_OPS_FL_PID ops. */
 void ftrace_update_pid_func(void);
 /* Register the func a pid-filtered ops calls (before any pid list is set). */
