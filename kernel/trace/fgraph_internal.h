@@ -48,6 +48,7 @@ ftrace_regs_return_slot(struct ftrace_regs *fregs)
 {
 	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 }
+
 #define ftrace_regs_return_key(fregs) ftrace_regs_return_slot(fregs)
 #endif
 

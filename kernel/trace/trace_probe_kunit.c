@@ -1331,10 +1331,10 @@ static bool tpk_site_is_site(struct trace_probe *tp, const char *word)
  */
 static void removal_command_matches_name_site_and_args(struct kunit *test)
 {
-	const char *site_only[] = { "SITE" };
-	const char *other_site[] = { "ELSEWHERE" };
-	const char *site_arg[] = { "SITE", "x=" TPK_R0 ":u32" };
-	const char *site_other_arg[] = { "SITE", "y=" TPK_R0 ":u32" };
+	const char *site_only[1] = { "SITE" };
+	const char *other_site[1] = { "ELSEWHERE" };
+	const char *site_arg[2] = { "SITE", "x=" TPK_R0 ":u32" };
+	const char *site_other_arg[2] = { "SITE", "y=" TPK_R0 ":u32" };
 	struct tpk_run run;
 
 	tpk_parse(test, UPROBE, tpk_match_args, ARRAY_SIZE(tpk_match_args), &run);

@@ -9,7 +9,9 @@ T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
 # "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
 # uprobe, events, bulk, ubulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
-ONLY=${1:-}
+# The groups arrive as separate words (the kernel command line carries
+# them comma-separated and init splits them).
+ONLY=$(echo "$*" | tr ' ' ',')
 # ONLY: one group, or several separated by commas ("filter,fprobe")
 want() {
 	[ -z "$ONLY" ] && return 0
