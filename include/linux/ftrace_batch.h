@@ -158,9 +158,15 @@ int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
 int ftrace_arch_batch_check(const struct ftrace_batch_site *s);
 /* Set sites FTRACE_BATCH_ASIDE or put them in round 1. */
 void ftrace_arch_batch_plan(struct ftrace_batch *b);
-/* The address @s writes in @step, 0 if none.  No side effects. */
+/*
+ * The address @s writes in @step, 0 if none.  No side effects.  An arch
+ * may define it as a macro in <asm/ftrace_batch.h>: the core calls it for
+ * every site in every step of every round.
+ */
+#ifndef ftrace_arch_batch_where
 unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
 				      unsigned int step);
+#endif
 /* Write @step of the FTRACE_BATCH_STEPS sites of @sp with one mapping. */
 void ftrace_arch_batch_poke(const struct ftrace_batch *b,
 			    const struct ftrace_batch_span *sp,

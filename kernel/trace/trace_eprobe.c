@@ -66,6 +66,8 @@
 #include "trace_dynevent.h"
 #include "trace_eprobe.h"
 #include "trace_probe.h"
+/* This front end gives the library a quick load: tprobe_load_hit(). */
+#define TPROBE_HAS_LOAD_HIT
 #include "trace_probe_tmpl.h"
 #include "trace_probe_kernel.h"
 

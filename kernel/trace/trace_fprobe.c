@@ -65,6 +65,8 @@
 
 #include "trace_fprobe.h"
 #include "trace_probe_kernel.h"
+/* This front end gives the library a quick load: tprobe_load_hit(). */
+#define TPROBE_HAS_LOAD_HIT
 #include "trace_probe_tmpl.h"
 
 /* ---- Fetching: the load stage reads the probed call's ftrace_regs ---- */

@@ -71,6 +71,8 @@
 #include <linux/uaccess.h>
 
 #include "trace_kprobe.h"
+/* This front end gives the library a quick load: tprobe_load_hit(). */
+#define TPROBE_HAS_LOAD_HIT
 #include "trace_probe_tmpl.h"
 #include "trace_probe_kernel.h"
 

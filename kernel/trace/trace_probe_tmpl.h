@@ -38,11 +38,22 @@ probe_mem_read_user(void *dest, void *src, size_t size);
  * Quick load for arguments marked probe_arg::simple (one load, stored as
  * is): put the value @code loads from the hit in *@val and answer true, or
  * answer false to leave the argument to process_fetch_insn().  Must load
- * what process_fetch_insn() would.
+ * what process_fetch_insn() would.  A front end that has one defines
+ * TPROBE_HAS_LOAD_HIT before including this header; without it every
+ * argument goes through process_fetch_insn().
  */
+#ifdef TPROBE_HAS_LOAD_HIT
 static nokprobe_inline bool
 tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
 		unsigned long *val);
+#else
+static nokprobe_inline bool
+tprobe_load_hit(const struct fetch_insn *code, void *rec, void *edata,
+		unsigned long *val)
+{
+	return false;
+}
+#endif
 
 /* Bytes "symbol+offset/size" of @addr needs, with its NUL. */
 static nokprobe_inline int fetch_store_symstrlen(unsigned long addr)

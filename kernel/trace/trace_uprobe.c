@@ -43,6 +43,8 @@
 #endif
 
 #include "trace_uprobe.h"
+/* This front end gives the library a quick load: tprobe_load_hit(). */
+#define TPROBE_HAS_LOAD_HIT
 #include "trace_probe_tmpl.h"
 
 /* ---- Fetch stage: everything is read from the probed task's memory ---- */

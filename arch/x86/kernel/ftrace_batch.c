@@ -381,19 +381,6 @@ void ftrace_arch_batch_plan(struct ftrace_batch *b)
 
 /* ---- writing ------------------------------------------------------------------ */
 
-/**
- * ftrace_arch_batch_where - where a site is written in a step
- * @s: a site the steps write
- * @step: FTRACE_BATCH_X86_TRAP, _TAIL or _HEAD
- *
- * Return: the site: every step writes at its first byte or after it.
- */
-unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
-				      unsigned int step)
-{
-	return s->ip;
-}
-
 /* fb_span_fill() writes a site's bytes after the first as one u32. */
 static_assert(MCOUNT_INSN_SIZE - 1 == sizeof(u32));
 

@@ -37,4 +37,11 @@ struct ftrace_arch_site {
 #define FTRACE_BATCH_SPAN_MAX		(16 * PAGE_SIZE)
 #define FTRACE_BATCH_STEP_SIZE(step)	MCOUNT_INSN_SIZE
 
+/*
+ * Every step writes at a site's first byte or after it, so a step's spans
+ * start at the sites.  A macro, so that the core's walks over all the
+ * sites of an update need no call per site.
+ */
+#define ftrace_arch_batch_where(s, step)	((void)(step), (s)->ip)
+
 #endif /* _ASM_X86_FTRACE_BATCH_H */
