@@ -22,6 +22,7 @@
  *    of the removal that retired it).
  */
 #include <linux/ftrace.h>
+#include <linux/ftrace_tramp.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>

@@ -40,6 +40,7 @@
 
 #include <linux/execmem.h>
 #include <linux/ftrace.h>
+#include <linux/ftrace_tramp.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
