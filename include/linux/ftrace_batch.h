@@ -8,37 +8,65 @@
  *
  * An update, in this order:
  *  1. Collect every record ftrace_test_record() does not ignore, with its
- *     old and new target (0: the NOP), and let the arch encode both
- *     (ftrace_arch_batch_encode()).  Sort by ip.
- *  2. Check every site against the live text (ftrace_arch_batch_check()).
- *     The first failure is reported through ftrace_bug() and nothing is
- *     written.
- *  3. Let the arch set sites aside (written alone, by
+ *     old and new target (0: the NOP); the arch encodes both
+ *     (ftrace_arch_site_encode()) and the site is checked against the
+ *     live text (ftrace_arch_site_check()) as it is collected.  The first
+ *     failure is reported through ftrace_bug() and nothing is written.
+ *     Sort by ip.
+ *  2. Let the arch set sites aside (written alone, by
  *     ftrace_arch_batch_write_one()) or put them in round 1
- *     (ftrace_arch_batch_plan()).  When calls are removed, the sites set
- *     aside are written now, else after the steps.
- *  4. The steps, FTRACE_BATCH_NR_STEPS of them, for round 0 then round 1 when
- *     calls are added, round 1 then round 0 when they are removed.  In a
- *     step the sites that write something (ftrace_arch_batch_where()) are
- *     grouped into spans: sorted writes no more than a page apart whose
- *     pages fit in FTRACE_BATCH_SPAN_MAX from the first one's page.  A
- *     span belongs to the highest round of its sites.  Each span of the
- *     round is written by one ftrace_arch_batch_poke().  With
+ *     (ftrace_arch_batch_plan()).
+ *  3. Group, in one walk over the sites, the writes of every step into
+ *     spans: sorted writes (ftrace_arch_site_where()) no more than a page
+ *     apart whose pages fit in FTRACE_BATCH_SPAN_MAX from the first one's
+ *     page.  A span belongs to the highest round of its sites.  The spans
+ *     are kept in one array (kvmalloc, bounded by the number of sites);
+ *     without memory for it, every step of every round walks the sites
+ *     and groups them again, with the same result.  When calls are
+ *     removed, the sites set aside are written now, else after the steps.
+ *  4. The steps, FTRACE_BATCH_NR_STEPS of them, for round 0 then round 1
+ *     when calls are added, round 1 then round 0 when they are removed;
+ *     a round without a span is skipped.  Each span of the round is
+ *     written by one ftrace_arch_batch_poke().  With
  *     FTRACE_BATCH_SYNC_STEPS, ftrace_arch_batch_sync() follows every
  *     step but the last of a round.  One ftrace_arch_batch_sync() ends
  *     the steps.  ftrace_arch_batch_begin() and _end() enclose them, and
  *     are only called when some step writes.
  *  5. ftrace_update_record() for every site.
  *
- * The arch provides, in <asm/ftrace_batch.h>: struct ftrace_arch_site (its
- * part of a site), FTRACE_BATCH_NR_STEPS, FTRACE_BATCH_SYNC_STEPS,
- * FTRACE_BATCH_SPAN_MAX and FTRACE_BATCH_STEP_SIZE(step) (the bytes a site
- * writes in a step, for the length of a span).
+ * The arch provides, in <asm/ftrace_batch.h> (which only this header
+ * includes, after enum ftrace_batch_state):
+ *  - struct ftrace_arch_site (its part of a site), FTRACE_BATCH_NR_STEPS,
+ *    FTRACE_BATCH_SYNC_STEPS, FTRACE_BATCH_SPAN_MAX,
+ *    FTRACE_BATCH_STEP_SIZE(step) (the bytes a site writes in a step, for
+ *    the length of a span) and FTRACE_BATCH_SAME_SPANS (1 if every step
+ *    writes at the same address of every site, with the same size: the
+ *    core then groups the spans once for all steps);
+ *  - the per-site hooks, each either a static inline function there or
+ *    declared there and defined out of line.  The core calls them for
+ *    every site of an update, so an arch whose hooks are a few
+ *    instructions should inline them:
+ *
+ *    int ftrace_arch_site_encode(struct ftrace_arch_site *a,
+ *            unsigned long ip, struct dyn_ftrace *rec,
+ *            unsigned long old, unsigned long new)
+ *      Fill @a for the site at @ip (@rec's), which calls @old and should
+ *      call @new (0: the NOP).  Returns FTRACE_BATCH_STEPS,
+ *      FTRACE_BATCH_SAME if nothing needs writing, or -EINVAL if a target
+ *      cannot be encoded.
+ *    int ftrace_arch_site_check(const struct ftrace_arch_site *a,
+ *            unsigned long ip)
+ *      Does the text at @ip hold what @a says it holds now?  0, -EFAULT,
+ *      or -EINVAL with ftrace_expected pointing at the expected bytes.
+ *    unsigned long ftrace_arch_site_where(const struct ftrace_arch_site *a,
+ *            unsigned long ip, unsigned int step)
+ *      The address the site at @ip writes in @step, 0 if none.  No side
+ *      effects.
  *
  * Locking and lifetime:
  *  - Every hook runs with ftrace_lock and text_mutex held, and may sleep
  *    unless said otherwise.  Every writer of kernel text takes
- *    text_mutex, so a site checked in 2 still holds what was checked when
+ *    text_mutex, so a site checked in 1 still holds what was checked when
  *    it is written.
  *  - The batch lives on the updating task's stack and its sites in
  *    kvmalloc memory; both are freed after ftrace_arch_batch_end()
@@ -52,8 +80,6 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-#include <asm/ftrace_batch.h>
-
 struct dyn_ftrace;
 struct task_struct;
 
@@ -64,6 +90,8 @@ enum ftrace_batch_state {
 	FTRACE_BATCH_ASIDE,	/* written alone, by write_one() */
 	FTRACE_BATCH_DONE,	/* was set aside, and is written */
 };
+
+#include <asm/ftrace_batch.h>
 
 /**
  * struct ftrace_batch_site - one call site of an update
@@ -145,28 +173,11 @@ ftrace_batch_find(const struct ftrace_batch *b, unsigned long ip)
 /* Can the steps run now?  If not, every site is written alone. */
 bool ftrace_arch_batch_ready(void);
 /*
- * Fill @s->arch for a site that calls @old and should call @new (0: the
- * NOP).  Returns FTRACE_BATCH_STEPS, FTRACE_BATCH_SAME if nothing needs
- * writing, or -EINVAL if a target cannot be encoded.
+ * The per-site hooks, ftrace_arch_site_encode(), _check() and _where(), are
+ * defined or declared in <asm/ftrace_batch.h>; their contract is above.
  */
-int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
-			     unsigned long new);
-/*
- * Does the text hold what @s->arch says it holds now?  0, -EFAULT, or
- * -EINVAL with ftrace_expected pointing at the expected bytes.
- */
-int ftrace_arch_batch_check(const struct ftrace_batch_site *s);
 /* Set sites FTRACE_BATCH_ASIDE or put them in round 1. */
 void ftrace_arch_batch_plan(struct ftrace_batch *b);
-/*
- * The address @s writes in @step, 0 if none.  No side effects.  An arch
- * may define it as a macro in <asm/ftrace_batch.h>: the core calls it for
- * every site in every step of every round.
- */
-#ifndef ftrace_arch_batch_where
-unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
-				      unsigned int step);
-#endif
 /* Write @step of the FTRACE_BATCH_STEPS sites of @sp with one mapping. */
 void ftrace_arch_batch_poke(const struct ftrace_batch *b,
 			    const struct ftrace_batch_span *sp,

@@ -15,7 +15,13 @@
  *  - A record is updated (ftrace_update_record()) only after its text was
  *    written.  On a failure no record of the update is.
  *  - Without memory for the batch, or while the arch cannot run the steps,
- *    every site is written alone, still after all were checked.
+ *    every site is written alone, still after all were checked.  Without
+ *    memory for the spans, each step walks the sites to group them again.
+ *
+ * Cost: an update of every site walks the records twice (count, then
+ * collect with the arch's encode and check, inline on x86) and the sites
+ * twice (group every step's spans at once, then update the records); each
+ * step walks only its spans, and the arch the sites of each span.
  */
 
 #include <linux/ftrace.h>
@@ -31,6 +37,45 @@
 /* Bit 0 of ftrace_replace_code()'s argument: calls enabled. */
 #define BATCH_ENABLE	BIT(0)
 
+/* Rounds of the steps: 0, and 1 for the arch's second round. */
+#define BATCH_NR_ROUNDS	2
+
+/*
+ * How many groupings of the sites into spans the steps need, and the one
+ * @step writes by: one for all steps if they write at the same places.
+ */
+#define BATCH_NR_LAYOUTS \
+	(FTRACE_BATCH_SAME_SPANS ? 1 : FTRACE_BATCH_NR_STEPS)
+#define BATCH_LAYOUT(step)	(FTRACE_BATCH_SAME_SPANS ? 0 : (step))
+
+/*
+ * A span as the plan keeps it: its first and last site, the grouping it
+ * belongs to and its round.  Its address and length come back from the
+ * two sites' writes.
+ */
+struct batch_span_ref {
+	unsigned int	first;
+	unsigned int	last;
+	u8		layout;
+	u8		round;
+};
+
+/**
+ * struct batch_plan - the spans of an update, grouped once
+ * @spans: every grouping's spans, each grouping's in ascending order; NULL
+ *	   when there was no memory: each step then walks the sites
+ * @nr_spans: how many
+ * @nr_aside: sites left to write alone (FTRACE_BATCH_ASIDE); an upper
+ *	      bound without @spans
+ * @writes: some step writes a span of the round
+ */
+struct batch_plan {
+	struct batch_span_ref	*spans;
+	unsigned int		nr_spans;
+	unsigned int		nr_aside;
+	bool			writes[BATCH_NR_ROUNDS];
+};
+
 /* ---- collecting and checking ----------------------------------------------- */
 
 /*
@@ -40,8 +85,8 @@
  * Return: 1 if the record does not change, 0 if @s holds its change, or
  * the encoder's error.
  */
-static int batch_site_fill(struct ftrace_batch_site *s, struct dyn_ftrace *rec,
-			   bool enable)
+static __always_inline int batch_site_fill(struct ftrace_batch_site *s,
+					   struct dyn_ftrace *rec, bool enable)
 {
 	int action = ftrace_test_record(rec, enable);
 	unsigned long old, new;
@@ -55,7 +100,7 @@ static int batch_site_fill(struct ftrace_batch_site *s, struct dyn_ftrace *rec,
 	s->ip = rec->ip;
 	s->rec = rec;
 	s->round = 0;
-	ret = ftrace_arch_batch_encode(s, old, new);
+	ret = ftrace_arch_site_encode(&s->arch, s->ip, rec, old, new);
 	if (ret < 0)
 		return ret;
 	s->state = ret;
@@ -63,9 +108,23 @@ static int batch_site_fill(struct ftrace_batch_site *s, struct dyn_ftrace *rec,
 }
 
 /*
- * Stop the core: @rec's site cannot be changed.  ftrace_expected is what
- * the check left (NULL after an encoding error).
+ * Fill @s for @rec and check its text.  Return: 1 if the record does not
+ * change, 0 if @s holds its change and the text what @s says, or an error
+ * (ftrace_expected is what the check left, NULL after an encoding error).
  */
+static __always_inline int batch_site_take(struct ftrace_batch_site *s,
+					   struct dyn_ftrace *rec, bool enable)
+{
+	int ret = batch_site_fill(s, rec, enable);
+
+	if (ret < 0)
+		ftrace_expected = NULL;
+	else if (!ret)
+		ret = ftrace_arch_site_check(&s->arch, s->ip);
+	return ret;
+}
+
+/* Stop the core: @rec's site cannot be changed. */
 static void batch_report(struct dyn_ftrace *rec, bool enable, int err)
 {
 	/* Sets ftrace_bug_type for this record. */
@@ -84,27 +143,18 @@ static int batch_site_cmp(const void *a, const void *b)
 }
 
 /*
- * Records come sorted per image (vmlinux, then each module in load
- * order); modules usually load at rising addresses, so this rarely sorts.
- */
-static void batch_sort(struct ftrace_batch *b)
-{
-	unsigned int i;
-
-	for (i = 1; i < b->nr; i++)
-		if (b->sites[i - 1].ip > b->sites[i].ip)
-			break;
-	if (i < b->nr)
-		sort(b->sites, b->nr, sizeof(*b->sites), batch_site_cmp, NULL);
-}
-
-/*
- * Every record that changes, into b->sites, sorted.  0; -ENOMEM (nothing
- * collected); or an encoder's error, already reported.
+ * Every record that changes, into b->sites, each checked against the text
+ * as it is taken, sorted.  Records come sorted per image (vmlinux, then
+ * each module in load order); modules usually load at rising addresses,
+ * so this rarely sorts.
+ *
+ * Return: 0; -ENOMEM (nothing collected); or an encoder's or a check's
+ * error, already reported (nothing may be written then).
  */
 static int batch_collect(struct ftrace_batch *b)
 {
 	struct ftrace_rec_iter *iter;
+	bool sorted = true;
 	unsigned int n = 0;
 
 	for_ftrace_rec_iter(iter)
@@ -117,42 +167,30 @@ static int batch_collect(struct ftrace_batch *b)
 
 	for_ftrace_rec_iter(iter) {
 		struct dyn_ftrace *rec = ftrace_rec_iter_record(iter);
-		int ret = batch_site_fill(&b->sites[b->nr], rec, b->enable);
+		struct ftrace_batch_site *s = &b->sites[b->nr];
+		int ret = batch_site_take(s, rec, b->enable);
 
 		if (ret > 0)
 			continue;
 		if (ret < 0) {
-			ftrace_expected = NULL;
 			batch_report(rec, b->enable, ret);
 			return ret;
 		}
+		if (b->nr && s[-1].ip > s->ip)
+			sorted = false;
 		b->nr++;
 	}
-	batch_sort(b);
+	if (!sorted)
+		sort(b->sites, b->nr, sizeof(*b->sites), batch_site_cmp, NULL);
 	return 0;
 }
 
-/* Every site holds what its record says.  0, or the error reported. */
-static int batch_check(struct ftrace_batch *b)
-{
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < b->nr; i++) {
-		err = ftrace_arch_batch_check(&b->sites[i]);
-		if (err) {
-			batch_report(b->sites[i].rec, b->enable, err);
-			return err;
-		}
-	}
-	return 0;
-}
-
-/* ---- the steps ------------------------------------------------------------- */
+/* ---- spans ----------------------------------------------------------------- */
 
 /* May the span @sp grow to the write of @size bytes at @addr? */
-static bool batch_span_takes(const struct ftrace_batch_span *sp,
-			     unsigned long addr, unsigned int size)
+static __always_inline bool batch_span_takes(const struct ftrace_batch_span *sp,
+					     unsigned long addr,
+					     unsigned int size)
 {
 	unsigned long end = sp->start + sp->len;
 
@@ -164,6 +202,97 @@ static bool batch_span_takes(const struct ftrace_batch_span *sp,
 	return addr >= end && addr - end < PAGE_SIZE &&
 	       addr + size - (sp->start & PAGE_MASK) <= FTRACE_BATCH_SPAN_MAX;
 }
+
+/*
+ * Site @i writes @size bytes at @addr in round @round: add it to the span
+ * @sp being grouped (none yet if its len is 0).  Return: false if @sp is
+ * complete (or none): the caller then ends it and starts the next one
+ * with batch_span_start().
+ */
+static __always_inline bool batch_span_grow(struct ftrace_batch_span *sp,
+					    unsigned long addr,
+					    unsigned int size, unsigned int i,
+					    u8 round)
+{
+	if (!sp->len || !batch_span_takes(sp, addr, size))
+		return false;
+	sp->last = i;
+	sp->len = addr + size - sp->start;
+	sp->round = max(sp->round, round);
+	return true;
+}
+
+static __always_inline void batch_span_start(struct ftrace_batch_span *sp,
+					     unsigned long addr,
+					     unsigned int size, unsigned int i,
+					     u8 round)
+{
+	*sp = (struct ftrace_batch_span){
+		.start	= addr,
+		.len	= size,
+		.first	= i,
+		.last	= i,
+		.round	= round,
+	};
+}
+
+static __always_inline void batch_plan_add(struct batch_plan *p,
+					   const struct ftrace_batch_span *sp,
+					   unsigned int layout)
+{
+	p->spans[p->nr_spans++] = (struct batch_span_ref){
+		.first	= sp->first,
+		.last	= sp->last,
+		.layout	= layout,
+		.round	= sp->round,
+	};
+	p->writes[sp->round] = true;
+}
+
+/*
+ * Group the sites the steps write into the spans of every grouping, in
+ * one walk, and count the sites set aside.  A grouping has at most one
+ * span per site, so the array is allocated once, for all of them.
+ * Without memory, @p says to walk the sites in every step.
+ */
+static void batch_plan_spans(struct ftrace_batch *b, struct batch_plan *p)
+{
+	struct ftrace_batch_span open[BATCH_NR_LAYOUTS] = {};
+	unsigned int i, l;
+
+	*p = (struct batch_plan){ .nr_aside = b->nr };
+	p->spans = kvmalloc_array(b->nr, BATCH_NR_LAYOUTS * sizeof(*p->spans),
+				  GFP_KERNEL);
+	if (!p->spans)
+		return;
+
+	p->nr_aside = 0;
+	for (i = 0; i < b->nr; i++) {
+		const struct ftrace_batch_site *s = &b->sites[i];
+
+		if (s->state != FTRACE_BATCH_STEPS) {
+			p->nr_aside += s->state == FTRACE_BATCH_ASIDE;
+			continue;
+		}
+		for (l = 0; l < BATCH_NR_LAYOUTS; l++) {
+			unsigned int size = FTRACE_BATCH_STEP_SIZE(l);
+			unsigned long addr;
+
+			addr = ftrace_arch_site_where(&s->arch, s->ip, l);
+			if (!addr ||
+			    batch_span_grow(&open[l], addr, size, i, s->round))
+				continue;
+			if (open[l].len)
+				batch_plan_add(p, &open[l], l);
+			batch_span_start(&open[l], addr, size, i, s->round);
+		}
+	}
+	for (l = 0; l < BATCH_NR_LAYOUTS; l++)
+		if (open[l].len)
+			batch_plan_add(p, &open[l], l);
+}
+
+/* ---- the steps ------------------------------------------------------------- */
 
 /* A span is complete: write it if it is of @round.  1 if it is. */
 static unsigned int batch_span_done(struct ftrace_batch *b,
@@ -178,9 +307,9 @@ static unsigned int batch_span_done(struct ftrace_batch *b,
 }
 
 /*
- * Walk the spans of @step and write (if @write) those of @round.
- * Returns how many spans of @round the step has; without @write, stops
- * at the first one.
+ * Without a plan: walk the spans of @step and write (if @write) those of
+ * @round.  Returns how many spans of @round the step has; without @write,
+ * stops at the first one.
  */
 static unsigned int batch_walk(struct ftrace_batch *b, unsigned int step,
 			       u8 round, bool write)
@@ -188,7 +317,6 @@ static unsigned int batch_walk(struct ftrace_batch *b, unsigned int step,
 	unsigned int size = FTRACE_BATCH_STEP_SIZE(step);
 	struct ftrace_batch_span sp = {};
 	unsigned int n = 0, i;
-	bool open = false;
 
 	for (i = 0; i < b->nr; i++) {
 		const struct ftrace_batch_site *s = &b->sites[i];
@@ -196,35 +324,22 @@ static unsigned int batch_walk(struct ftrace_batch *b, unsigned int step,
 
 		if (s->state != FTRACE_BATCH_STEPS)
 			continue;
-		addr = ftrace_arch_batch_where(s, step);
-		if (!addr)
+		addr = ftrace_arch_site_where(&s->arch, s->ip, step);
+		if (!addr || batch_span_grow(&sp, addr, size, i, s->round))
 			continue;
-		if (open && batch_span_takes(&sp, addr, size)) {
-			sp.last = i;
-			sp.len = addr + size - sp.start;
-			sp.round = max(sp.round, s->round);
-			continue;
-		}
-		if (open) {
+		if (sp.len) {
 			n += batch_span_done(b, &sp, step, round, write);
 			if (n && !write)
 				return n;
 		}
-		sp = (struct ftrace_batch_span){
-			.start	= addr,
-			.len	= size,
-			.first	= i,
-			.last	= i,
-			.round	= s->round,
-		};
-		open = true;
+		batch_span_start(&sp, addr, size, i, s->round);
 	}
-	if (open)
+	if (sp.len)
 		n += batch_span_done(b, &sp, step, round, write);
 	return n;
 }
 
-/* Does any step write a span of @round? */
+/* Without a plan: does any step write a span of @round? */
 static bool batch_round_writes(struct ftrace_batch *b, u8 round)
 {
 	unsigned int step;
@@ -235,57 +350,101 @@ static bool batch_round_writes(struct ftrace_batch *b, u8 round)
 	return false;
 }
 
+/* Write the spans of @round in @step, from the plan or by a walk. */
+static void batch_step(struct ftrace_batch *b, const struct batch_plan *p,
+		       unsigned int step, u8 round)
+{
+	unsigned int size = FTRACE_BATCH_STEP_SIZE(step);
+	unsigned int layout = BATCH_LAYOUT(step);
+	unsigned int k;
+
+	if (!p->spans) {
+		batch_walk(b, step, round, true);
+		return;
+	}
+	for (k = 0; k < p->nr_spans; k++) {
+		const struct batch_span_ref *r = &p->spans[k];
+		const struct ftrace_batch_site *first, *last;
+		struct ftrace_batch_span sp;
+
+		if (r->layout != layout || r->round != round)
+			continue;
+		first = &b->sites[r->first];
+		last = &b->sites[r->last];
+		sp = (struct ftrace_batch_span){
+			.start	= ftrace_arch_site_where(&first->arch, first->ip,
+							 step),
+			.first	= r->first,
+			.last	= r->last,
+			.round	= r->round,
+		};
+		sp.len = ftrace_arch_site_where(&last->arch, last->ip, step) +
+			 size - sp.start;
+		ftrace_arch_batch_poke(b, &sp, step);
+	}
+}
+
 /*
  * Every step for the spans of @round.  Ends with the last step written
  * but not yet synced: the next round's first sync, or the final one,
  * completes it.
  */
-static void batch_round(struct ftrace_batch *b, u8 round)
+static void batch_round(struct ftrace_batch *b, const struct batch_plan *p,
+			u8 round)
 {
 	unsigned int step;
 
 	for (step = 0; step < FTRACE_BATCH_NR_STEPS; step++) {
-		batch_walk(b, step, round, true);
+		batch_step(b, p, step, round);
 		if (FTRACE_BATCH_SYNC_STEPS && step + 1 < FTRACE_BATCH_NR_STEPS)
 			ftrace_arch_batch_sync();
 	}
 }
 
 /* Round 1 after round 0 when calls are added, before it when removed. */
-static void batch_run_steps(struct ftrace_batch *b)
+static void batch_run_steps(struct ftrace_batch *b, const struct batch_plan *p)
 {
 	u8 first = b->enable ? 0 : 1;
-	bool w_first = batch_round_writes(b, first);
-	bool w_second = batch_round_writes(b, !first);
+	bool w_first, w_second;
 
+	if (p->spans) {
+		w_first = p->writes[first];
+		w_second = p->writes[!first];
+	} else {
+		w_first = batch_round_writes(b, first);
+		w_second = batch_round_writes(b, !first);
+	}
 	if (!w_first && !w_second)
 		return;
 	ftrace_arch_batch_begin(b);
 	if (w_first)
-		batch_round(b, first);
+		batch_round(b, p, first);
 	if (w_second)
-		batch_round(b, !first);
+		batch_round(b, p, !first);
 	ftrace_arch_batch_sync();
 	ftrace_arch_batch_end(b);
 }
 
 /* The sites set aside and not yet written, each alone. */
-static void batch_write_aside(struct ftrace_batch *b)
+static void batch_write_aside(struct ftrace_batch *b, struct batch_plan *p)
 {
 	bool wrote = false;
 	unsigned int i;
 
-	for (i = 0; i < b->nr; i++) {
+	for (i = 0; i < b->nr && p->nr_aside; i++) {
 		struct ftrace_batch_site *s = &b->sites[i];
 
 		if (s->state != FTRACE_BATCH_ASIDE)
 			continue;
 		ftrace_arch_batch_write_one(s);
 		s->state = FTRACE_BATCH_DONE;
+		p->nr_aside--;
 		wrote = true;
 	}
 	if (wrote)
 		ftrace_arch_batch_one_done();
+	/* All are written now (the bound without spans is over, too). */
+	p->nr_aside = 0;
 }
 
 /* ---- without a batch ------------------------------------------------------- */
@@ -303,13 +462,9 @@ static void batch_replace_unbatched(bool enable)
 
 	for_ftrace_rec_iter(iter) {
 		rec = ftrace_rec_iter_record(iter);
-		ret = batch_site_fill(&s, rec, enable);
+		ret = batch_site_take(&s, rec, enable);
 		if (ret > 0)
 			continue;
-		if (ret < 0)
-			ftrace_expected = NULL;
-		else
-			ret = ftrace_arch_batch_check(&s);
 		if (ret) {
 			batch_report(rec, enable, ret);
 			return;
@@ -334,9 +489,10 @@ static void batch_replace_unbatched(bool enable)
  * @mod_flags: bit 0 set: calls are enabled; clear: every site becomes the NOP
  *
  * Collects the records the iterator yields (ftrace_test_record() says
- * which change), checks that every site holds what its record says, has
- * the arch write them in its steps (see <linux/ftrace_batch.h>), and then
- * records each change with ftrace_update_record().  A site that cannot be
+ * which change) and checks, as it takes each, that its site holds what
+ * the record says; groups the writes into spans once, has the arch write
+ * them in its steps (see <linux/ftrace_batch.h>), and then records each
+ * change with ftrace_update_record().  A site that cannot be
  * changed stops the update before anything is written and is reported
  * through ftrace_bug(), which kills the core.
  *
@@ -349,6 +505,7 @@ void ftrace_replace_code(int mod_flags)
 		.enable		= mod_flags & BATCH_ENABLE,
 		.patcher	= current,
 	};
+	struct batch_plan p;
 	unsigned int i;
 	int err;
 
@@ -363,18 +520,20 @@ void ftrace_replace_code(int mod_flags)
 		batch_replace_unbatched(b.enable);
 		return;
 	}
-	if (err || !b.nr || batch_check(&b))
+	if (err || !b.nr)
 		goto out;
 
 	ftrace_arch_batch_plan(&b);
+	batch_plan_spans(&b, &p);
 	/* Removing calls: the sites set aside stop calling first. */
 	if (!b.enable)
-		batch_write_aside(&b);
-	batch_run_steps(&b);
-	batch_write_aside(&b);
+		batch_write_aside(&b, &p);
+	batch_run_steps(&b, &p);
+	batch_write_aside(&b, &p);
 
 	for (i = 0; i < b.nr; i++)
 		ftrace_update_record(b.sites[i].rec, b.enable);
+	kvfree(p.spans);
 out:
 	kvfree(b.sites);
 }
@@ -401,11 +560,11 @@ int ftrace_batch_change_one(struct dyn_ftrace *rec, unsigned long old,
 
 	lockdep_assert_held(&text_mutex);
 
-	ret = ftrace_arch_batch_encode(&s, old, new);
+	ret = ftrace_arch_site_encode(&s.arch, s.ip, rec, old, new);
 	if (ret < 0)
 		return ret;
 	s.state = ret;
-	ret = ftrace_arch_batch_check(&s);
+	ret = ftrace_arch_site_check(&s.arch, s.ip);
 	if (ret)
 		return ret;
 	ftrace_arch_batch_write_one(&s);

@@ -50,33 +50,37 @@ bool ftrace_arch_batch_ready(void)
 }
 
 /**
- * ftrace_arch_batch_encode - the BL slot and literal of a site's change
- * @s: the site (ip and rec set)
+ * ftrace_arch_site_encode - the BL slot and literal of a site's change
+ * @a: arm64's part of the site
+ * @ip: the site's BL slot
+ * @rec: its record
  * @old: what it calls now, 0 for the NOP
  * @new: what it should call, 0 for the NOP
  *
  * The literal becomes what the core wants for a calling site, or the stub
  * ops for a site becoming the NOP; it is left alone if it holds that
- * already.
+ * already.  Its distance below @ip is kept for ftrace_arch_site_where().
  *
  * Return: FTRACE_BATCH_STEPS, FTRACE_BATCH_SAME if neither word changes,
  * or -EINVAL if no branch from the site reaches a target.
  */
-int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
-			     unsigned long new)
+int ftrace_arch_site_encode(struct ftrace_arch_site *a, unsigned long ip,
+			    struct dyn_ftrace *rec, unsigned long old,
+			    unsigned long new)
 {
-	struct ftrace_arch_site *a = &s->arch;
-
-	a->old_insn = arm64_site_insn(s->ip, old);
-	a->insn = arm64_site_insn(s->ip, new);
+	a->old_insn = arm64_site_insn(ip, old);
+	a->insn = arm64_site_insn(ip, new);
 	if (a->insn == AARCH64_BREAK_FAULT || a->old_insn == AARCH64_BREAK_FAULT)
 		return -EINVAL;
 	a->set_insn = a->insn != a->old_insn;
 	a->ops = NULL;
+	a->literal_off = 0;
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	a->ops = new ? ftrace_rec_call_ops(s->rec) : &ftrace_nop_ops;
-	if (a->ops == ftrace_arch_rec_call_ops(s->rec))
+	a->ops = new ? ftrace_rec_call_ops(rec) : &ftrace_nop_ops;
+	if (a->ops == ftrace_arch_rec_call_ops(rec))
 		a->ops = NULL;
+	else
+		a->literal_off = ip - arm64_site_literal(ip);
 #endif
 	if (!a->set_insn && !a->ops)
 		return FTRACE_BATCH_SAME;
@@ -84,14 +88,15 @@ int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
 }
 
 /**
- * ftrace_arch_batch_check - does a site's BL slot hold its old instruction
- * @s: the site
+ * ftrace_arch_site_check - does a site's BL slot hold its old instruction
+ * @a: arm64's part of the site
+ * @ip: the site's BL slot
  *
  * Return: 0, -EFAULT, or -EINVAL with ftrace_expected set.
  */
-int ftrace_arch_batch_check(const struct ftrace_batch_site *s)
+int ftrace_arch_site_check(const struct ftrace_arch_site *a, unsigned long ip)
 {
-	return arm64_site_check(s->ip, s->arch.old_insn);
+	return arm64_site_check(ip, a->old_insn);
 }
 
 /**
@@ -102,25 +107,6 @@ int ftrace_arch_batch_check(const struct ftrace_batch_site *s)
  */
 void ftrace_arch_batch_plan(struct ftrace_batch *b)
 {
-}
-
-/**
- * ftrace_arch_batch_where - the word a site changes in a step
- * @s: a site the steps write
- * @step: FTRACE_BATCH_ARM64_LITERALS or _INSNS
- *
- * Return: its literal or its BL slot, 0 if that word keeps its value.
- */
-unsigned long ftrace_arch_batch_where(const struct ftrace_batch_site *s,
-				      unsigned int step)
-{
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	if (step == FTRACE_BATCH_ARM64_LITERALS)
-		return s->arch.ops ? arm64_site_literal(s->ip) : 0;
-#endif
-	if (step == FTRACE_BATCH_ARM64_INSNS && s->arch.set_insn)
-		return s->ip;
-	return 0;
 }
 
 /* One step of one span, for aarch64_insn_poke_custom(). */
@@ -146,7 +132,7 @@ static void site_span_fill(void *dst, void *arg, size_t done, size_t len)
 
 		if (s->state != FTRACE_BATCH_STEPS)
 			continue;
-		addr = ftrace_arch_batch_where(s, w->step);
+		addr = ftrace_arch_site_where(&s->arch, s->ip, w->step);
 		if (addr < base || addr >= base + len)
 			continue;
 		if (w->step == FTRACE_BATCH_ARM64_LITERALS)
@@ -218,7 +204,8 @@ void ftrace_arch_batch_write_one(struct ftrace_batch_site *s)
 	alone.state = FTRACE_BATCH_STEPS;
 	for (step = 0; step < FTRACE_BATCH_NR_STEPS; step++) {
 		struct ftrace_batch_span sp = {
-			.start	= ftrace_arch_batch_where(&alone, step),
+			.start	= ftrace_arch_site_where(&alone.arch, alone.ip,
+							 step),
 			.len	= FTRACE_BATCH_STEP_SIZE(step),
 		};
 

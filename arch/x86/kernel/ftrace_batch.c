@@ -3,8 +3,9 @@
  * x86's hooks of the call-site batch patcher (<linux/ftrace_batch.h>,
  * kernel/trace/ftrace_batch.c): one int3 protocol for a whole update.
  *
- * The core collects and checks the sites and orders the writes; here a
- * site is encoded (the 5-byte NOP or call), and each step of the protocol
+ * The core collects and checks the sites and orders the writes; a site
+ * is encoded (the 5-byte NOP or call) and checked by the inline hooks of
+ * <asm/ftrace_batch.h>, and here each step of the protocol
  * -- int3 on the first byte of every site, sync, the other four bytes,
  * sync, the new first bytes -- is written span by span, all sites within
  * a span of text (up to 16 pages) under one mapping (text_poke_custom()),
@@ -60,7 +61,6 @@
 
 #include <asm/ftrace.h>
 #include <asm/insn.h>
-#include <asm/nops.h>
 #include <asm/text-patching.h>
 
 /* Learned hot sites kept between updates. */
@@ -70,6 +70,9 @@
 
 /* The batch whose int3s may be in the text; see the invariants. */
 static struct ftrace_batch *fb_live;
+
+/* The patching task hit an int3 of fb_live (cleared when it is published). */
+static bool fb_any_trapped;
 
 /* Set once the function ranges are known. */
 static bool fb_ready __ro_after_init;
@@ -159,8 +162,10 @@ bool notrace ftrace_batch_int3(struct pt_regs *regs)
 	if (!s || s->state != FTRACE_BATCH_STEPS)
 		return false;
 
-	if (b->patcher == current && !s->arch.trapped)
+	if (b->patcher == current && !s->arch.trapped) {
 		WRITE_ONCE(s->arch.trapped, 1);
+		WRITE_ONCE(fb_any_trapped, true);
+	}
 	fb_emulate(regs, s);
 	return true;
 }
@@ -277,17 +282,7 @@ int __init ftrace_dyn_arch_init(void)
 	return 0;
 }
 
-/* ---- encoding and checking a site ------------------------------------------ */
-
-static void fb_insn(u8 *insn, unsigned long ip, unsigned long target)
-{
-	if (!target) {
-		memcpy(insn, x86_nops[MCOUNT_INSN_SIZE], MCOUNT_INSN_SIZE);
-		return;
-	}
-	__text_gen_insn(insn, CALL_INSN_OPCODE, (void *)ip, (void *)target,
-			CALL_INSN_SIZE);
-}
+/* ---- readiness and the check's report ------------------------------------ */
 
 /**
  * ftrace_arch_batch_ready - can the int3 steps run now
@@ -301,39 +296,18 @@ bool ftrace_arch_batch_ready(void)
 }
 
 /**
- * ftrace_arch_batch_encode - the old and new 5 bytes of a site
- * @s: the site (ip set)
- * @old: what it calls now, 0 for the NOP
- * @new: what it should call, 0 for the NOP
+ * ftrace_arch_site_mismatch - report a site that does not hold its old bytes
+ * @a: the site's encoding
  *
- * Return: FTRACE_BATCH_STEPS, or FTRACE_BATCH_SAME if the bytes are equal.
+ * The out-of-line half of ftrace_arch_site_check() (<asm/ftrace_batch.h>),
+ * for the ftrace_bug() report that follows.
+ *
+ * Context: ftrace_lock held (ftrace_expected is under it).
+ * Return: -EINVAL, with ftrace_expected pointing at a copy of the old bytes.
  */
-int ftrace_arch_batch_encode(struct ftrace_batch_site *s, unsigned long old,
-			     unsigned long new)
+int ftrace_arch_site_mismatch(const struct ftrace_arch_site *a)
 {
-	fb_insn(s->arch.old, s->ip, old);
-	fb_insn(s->arch.new, s->ip, new);
-	s->arch.trapped = 0;
-	if (!memcmp(s->arch.old, s->arch.new, MCOUNT_INSN_SIZE))
-		return FTRACE_BATCH_SAME;
-	return FTRACE_BATCH_STEPS;
-}
-
-/**
- * ftrace_arch_batch_check - does a site hold its old bytes
- * @s: the site
- *
- * Read directly, without a traceable call per site: each site was read
- * with a fault check when it was NOPed, and text stays mapped while its
- * records exist.
- *
- * Return: 0, or -EINVAL with ftrace_expected pointing at the old bytes.
- */
-int ftrace_arch_batch_check(const struct ftrace_batch_site *s)
-{
-	if (!memcmp((void *)s->ip, s->arch.old, MCOUNT_INSN_SIZE))
-		return 0;
-	memcpy(fb_expected, s->arch.old, MCOUNT_INSN_SIZE);
+	memcpy(fb_expected, a->old, MCOUNT_INSN_SIZE);
 	ftrace_expected = fb_expected;
 	return -EINVAL;
 }
@@ -381,9 +355,6 @@ void ftrace_arch_batch_plan(struct ftrace_batch *b)
 
 /* ---- writing ------------------------------------------------------------------ */
 
-/* fb_span_fill() writes a site's bytes after the first as one u32. */
-static_assert(MCOUNT_INSN_SIZE - 1 == sizeof(u32));
-
 /* One step of one span, for text_poke_custom(). */
 struct fb_span_step {
 	const struct ftrace_batch	*b;
@@ -399,33 +370,31 @@ struct fb_span_step {
  * read shadow that is not mapped (a general protection fault on a
  * non-canonical address).  So the writer is not instrumented, and its tail
  * store is one unaligned word rather than a memcpy() that KASAN intercepts.
- * What it reads is our own batch, checked where it was built.
+ * What it reads is our own batch, checked where it was built; what it
+ * loops on is in locals, since its byte stores may alias anything.
  */
 static void __no_sanitize_address fb_span_fill(void *text, const void *arg,
 					       size_t len)
 {
 	const struct fb_span_step *w = arg;
 	const struct ftrace_batch_span *sp = w->sp;
-	unsigned int i;
+	const struct ftrace_batch_site *s = &w->b->sites[sp->first];
+	const struct ftrace_batch_site *end = &w->b->sites[sp->last + 1];
+	unsigned long start = sp->start;
+	unsigned int step = w->step;
 
-	for (i = sp->first; i <= sp->last; i++) {
-		const struct ftrace_batch_site *s = &w->b->sites[i];
-		u8 *p = text + (s->ip - sp->start);
+	for (; s < end; s++) {
+		u8 *p = text + (s->ip - start);
 
 		if (s->state != FTRACE_BATCH_STEPS)
 			continue;
-		switch (w->step) {
-		case FTRACE_BATCH_X86_TRAP:
+		if (step == FTRACE_BATCH_X86_TRAP)
 			p[0] = INT3_INSN_OPCODE;
-			break;
-		case FTRACE_BATCH_X86_TAIL:
+		else if (step == FTRACE_BATCH_X86_TAIL)
 			put_unaligned(get_unaligned((const u32 *)(s->arch.new + 1)),
 				      (u32 *)(p + 1));
-			break;
-		case FTRACE_BATCH_X86_HEAD:
+		else
 			p[0] = s->arch.new[0];
-			break;
-		}
 	}
 }
 
@@ -439,8 +408,8 @@ static void fb_span_check(const struct ftrace_batch *b,
 		const struct ftrace_batch_site *s = &b->sites[i];
 
 		if (s->state == FTRACE_BATCH_STEPS)
-			BUG_ON(memcmp((void *)s->ip, s->arch.new,
-				      MCOUNT_INSN_SIZE));
+			BUG_ON(!ftrace_arch_insn_eq((const u8 *)s->ip,
+						    s->arch.new));
 	}
 }
 
@@ -492,6 +461,7 @@ void ftrace_arch_batch_sync(void)
  */
 void ftrace_arch_batch_begin(struct ftrace_batch *b)
 {
+	WRITE_ONCE(fb_any_trapped, false);
 	/* The batch is complete before any CPU can trap on it. */
 	smp_store_release(&fb_live, b);
 }
@@ -519,6 +489,9 @@ void ftrace_arch_batch_end(struct ftrace_batch *b)
 	WRITE_ONCE(fb_live, NULL);
 	text_poke_sync();
 
+	/* Learn only if the handler caught the patching task (this one). */
+	if (!READ_ONCE(fb_any_trapped))
+		return;
 	for (i = 0; i < b->nr; i++) {
 		const struct ftrace_batch_site *s = &b->sites[i];
 
@@ -533,14 +506,15 @@ void ftrace_arch_batch_end(struct ftrace_batch *b)
  *
  * Before text_poke() works (never the case for ftrace_init()'s callers,
  * but cheap to allow) the one CPU writes directly; else the site goes to
- * text_poke_queue(), whose own int3 handler runs before ours.  __ref:
- * text_poke_early() is init text without modules.
+ * text_poke_queue(), whose own int3 handler runs before ours, unless its
+ * bytes stay (FTRACE_BATCH_SAME).  __ref: text_poke_early() is init text
+ * without modules.
  */
 void __ref ftrace_arch_batch_write_one(struct ftrace_batch_site *s)
 {
 	if (!poking_mm)
 		text_poke_early((void *)s->ip, s->arch.new, MCOUNT_INSN_SIZE);
-	else if (memcmp(s->arch.old, s->arch.new, MCOUNT_INSN_SIZE))
+	else if (s->state != FTRACE_BATCH_SAME)
 		text_poke_queue((void *)s->ip, s->arch.new, MCOUNT_INSN_SIZE,
 				NULL);
 }
