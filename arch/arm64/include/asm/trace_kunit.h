@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the tracing KUnit suites of kernel/trace/ must know of arm64: the
- * register names a fetch argument uses and where they sit in pt_regs, what
- * a kprobe handler sees on a call site, and a direct-call trampoline that
- * only counts.  Each section names the suite that uses it.
+ * What the tracing KUnit suites (kernel/trace/, kernel/kprobes_kunit.c)
+ * must know of arm64: the register names a fetch argument uses and where
+ * they sit in pt_regs, what a kprobe handler sees on a call site, the
+ * errno of a kprobe inside an instruction, and a direct-call trampoline
+ * that only counts.  Each section names the suite that uses it.
  *
  * Only KUnit suites include this header, and only where the arch selects
  * HAVE_ARCH_TRACE_KUNIT; no kernel code depends on it.
@@ -11,6 +12,7 @@
 #ifndef __ASM_TRACE_KUNIT_H
 #define __ASM_TRACE_KUNIT_H
 
+#include <linux/errno.h>
 #include <linux/ftrace.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -58,8 +60,14 @@
  */
 #define TRACE_KUNIT_EXIT_UNWIND_SEES_CALLER	true
 
-/* kprobe_ftrace: the pc a breakpoint at @addr shows; a BRK leaves it on the probe. */
+/* kprobe_ftrace, kprobes_core: the pc a breakpoint at @addr shows; a BRK leaves it on the probe. */
 #define TRACE_KUNIT_TRAP_IP(addr)	(addr)
+
+/*
+ * kprobes_core: what register_kprobe() returns for an address inside an
+ * instruction, which is one that is not 4-byte aligned.
+ */
+#define TRACE_KUNIT_KPROBE_INSIDE_INSN_ERR	(-EINVAL)
 
 /* kprobe_ftrace: whether @regs has interrupts on. */
 static inline bool trace_kunit_irqs_on(struct pt_regs *regs)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the tracing KUnit suites of kernel/trace/ must know of x86-64: the
- * register names a fetch argument uses and where they sit in pt_regs, what
- * a kprobe handler sees on a call site, which registers the pt_regs view
- * of an argument-only frame leaves zero, and a direct-call trampoline that
- * only counts.  Each section names the suite that uses it.
+ * What the tracing KUnit suites (kernel/trace/, kernel/kprobes_kunit.c)
+ * must know of x86-64: the register names a fetch argument uses and where
+ * they sit in pt_regs, what a kprobe handler sees on a call site, the
+ * errno of a kprobe inside an instruction, which registers the pt_regs
+ * view of an argument-only frame leaves zero, and a direct-call trampoline
+ * that only counts.  Each section names the suite that uses it.
  *
  * Only KUnit suites include this header, and only where the arch selects
  * HAVE_ARCH_TRACE_KUNIT; no kernel code depends on it.  The values are
@@ -13,6 +14,7 @@
 #ifndef _ASM_X86_TRACE_KUNIT_H
 #define _ASM_X86_TRACE_KUNIT_H
 
+#include <linux/errno.h>
 #include <linux/ftrace.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -62,8 +64,15 @@
  */
 #define TRACE_KUNIT_EXIT_UNWIND_SEES_CALLER	true
 
-/* kprobe_ftrace: the pc a breakpoint at @addr shows, past the int3. */
+/* kprobe_ftrace, kprobes_core: the pc a breakpoint at @addr shows, past the int3. */
 #define TRACE_KUNIT_TRAP_IP(addr)	((addr) + INT3_INSN_SIZE)
+
+/*
+ * kprobes_core: what register_kprobe() returns for an address inside an
+ * instruction: decoding the function from its start finds no
+ * instruction that begins there.
+ */
+#define TRACE_KUNIT_KPROBE_INSIDE_INSN_ERR	(-EILSEQ)
 
 /* kprobe_ftrace: whether @regs has interrupts on. */
 static inline bool trace_kunit_irqs_on(struct pt_regs *regs)

@@ -1,0 +1,1452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "kprobes_core": the kprobes API of <linux/kprobes.h> as its
+ * callers rely on it, with exact values: which registrations are refused
+ * and with which errno, what a handler sees and in which order handlers
+ * run, several probes on one address, a pre_handler that sends the call
+ * elsewhere, hits that count as missed, kretprobes and their entry data,
+ * the register_kprobes() arrays and the lines of kprobes/list in debugfs.
+ *
+ * It passes on 6.12's kernel/kprobes.c, and a core that replaces it must
+ * pass it too.  lib/test_kprobes.c (KPROBES_SANITY_TEST) checks that the
+ * handlers run at all; kernel/trace/kprobe_ftrace_kunit.c checks the
+ * frames handlers see on a call site.  This suite checks the contract
+ * around them.
+ *
+ * Targets: the kpc_*() functions below.  Each has its own result formula
+ * and run counter, so the compiler neither merges two of them nor folds a
+ * call, and each is called only through kpc_fns, with READ_ONCE(), by
+ * one case at a time: every count is exact.  kpc_target() and
+ * kpc_recurse() have call sites when the function tracer is on (kernel/
+ * is built with them); kpc_plain() and kpc_sleeper() are notrace, so a
+ * probe on their entry is a breakpoint, as is one in the middle of
+ * kpc_target().  kpc_forbidden() is on the kprobe blacklist.
+ *
+ * Every kprobe of the suite has a post_handler, so none is ever optimized
+ * and each unregistration takes its probe out of the hash table at once.
+ * What get_kprobe() finds for a lone probe is the probe itself or, where
+ * the arch could have optimized it, a probe standing for it alone: the
+ * cases accept either (kpc_alone_at()) and check that kprobe_running() in
+ * a handler is whatever get_kprobe() finds.
+ *
+ * The two facts that differ between architectures, the pc a breakpoint
+ * shows a pre_handler and the errno of an address inside an instruction,
+ * come from <asm/trace_kunit.h>; where an architecture has no such header
+ * they are not checked.
+ *
+ * Lifetime: probes live in kunit_kzalloc() memory with an action that
+ * unregisters them if the case left them registered, so a failed
+ * assertion leaves nothing armed; a helper thread is stopped before its
+ * probe goes.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cred.h>
+#include <linux/ctype.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/ftrace.h>
+#include <linux/jiffies.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/mount.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uio.h>
+#ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
+#include <asm/trace_kunit.h>
+#endif
+
+#ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
+#define KPC_KNOWS_ARCH		true
+#define KPC_TRAP_IP(addr)	TRACE_KUNIT_TRAP_IP(addr)
+#define KPC_INSIDE_INSN_ERR	TRACE_KUNIT_KPROBE_INSIDE_INSN_ERR
+#else
+#define KPC_KNOWS_ARCH		false
+#define KPC_TRAP_IP(addr)	(addr)
+#define KPC_INSIDE_INSN_ERR	0
+#endif
+
+/* Calls a case makes where it only counts; the logs below spell out 5. */
+#define KPC_CALLS		5
+/* Handler calls the log keeps. */
+#define KPC_LOG_LEN		64
+/* Returns a kretprobe records. */
+#define KPC_RET_SEEN		8
+/* How long a case waits for its helper thread. */
+#define KPC_WAIT		(30 * HZ)
+/* Room for kprobes/list and for one line of it. */
+#define KPC_LIST_SIZE		(16 * 1024)
+#define KPC_LINE_LEN		192
+/* kpc_sleeper() with this bit waits for kpc_unpark before it sleeps. */
+#define KPC_PARK		0x100
+
+/* ---- the targets -------------------------------------------------------- */
+
+#define KPC_TARGET(x)		((x) * 3 + 7)
+#define KPC_PLAIN(x)		((x) * 5 + 11)
+#define KPC_OTHER(x)		((x) + 1000)
+#define KPC_SLEEPER(x)		((x) * 7 + 2)
+
+static long kpc_target(long x);
+static long kpc_plain(long x);
+static long kpc_other(long x);
+static long kpc_recurse(long depth);
+static long kpc_sleeper(long x);
+
+/* The only way the suite calls its targets: the compiler cannot see through it. */
+static struct {
+	long (*target)(long x);
+	long (*plain)(long x);
+	long (*other)(long x);
+	long (*recurse)(long depth);
+	long (*sleeper)(long x);
+} kpc_fns = {
+	.target		= kpc_target,
+	.plain		= kpc_plain,
+	.other		= kpc_other,
+	.recurse	= kpc_recurse,
+	.sleeper	= kpc_sleeper,
+};
+
+/* The target @name, to be called: kpc_fn(target)(x). */
+#define kpc_fn(name)		READ_ONCE(kpc_fns.name)
+
+/* How often each target ran; a redirected call shows as a run of the other. */
+static struct {
+	atomic_t	target;
+	atomic_t	plain;
+	atomic_t	other;
+	atomic_t	recurse;
+	atomic_t	sleeper;
+} kpc_runs;
+
+static DECLARE_COMPLETION(kpc_parked);
+static DECLARE_COMPLETION(kpc_unpark);
+
+/* A variable, for the probe on data. */
+static unsigned long kpc_data_word;
+
+static noinline long kpc_target(long x)
+{
+	atomic_inc(&kpc_runs.target);
+	return KPC_TARGET(x);
+}
+
+static noinline notrace long kpc_plain(long x)
+{
+	atomic_inc(&kpc_runs.plain);
+	return KPC_PLAIN(x);
+}
+
+static noinline long kpc_other(long x)
+{
+	atomic_inc(&kpc_runs.other);
+	return KPC_OTHER(x);
+}
+
+static noinline long kpc_recurse(long depth)
+{
+	long below = 0;
+
+	atomic_inc(&kpc_runs.recurse);
+	if (depth > 1)
+		below = kpc_fn(recurse)(depth - 1);
+	return below + 10 * depth;
+}
+
+static noinline notrace long kpc_sleeper(long x)
+{
+	atomic_inc(&kpc_runs.sleeper);
+	if (x & KPC_PARK) {
+		complete(&kpc_parked);
+		wait_for_completion_timeout(&kpc_unpark, KPC_WAIT);
+	}
+	usleep_range(1000, 2000);
+	return KPC_SLEEPER(x);
+}
+
+/* On the kprobe blacklist: no probe may go anywhere in it. */
+static noinline long kpc_forbidden(long x)
+{
+	return x * 13 + 1;
+}
+
+NOKPROBE_SYMBOL(kpc_forbidden);
+
+/* ---- the handler log ---------------------------------------------------- */
+
+/*
+ * Every handler call appends its probe's tag: upper case from a
+ * pre_handler, lower case from a post_handler.  Reset before each case.
+ */
+static char kpc_log[KPC_LOG_LEN + 1];
+static atomic_t kpc_log_len;
+
+static void kpc_log_add(char c)
+{
+	int i = atomic_inc_return(&kpc_log_len) - 1;
+
+	if (i < KPC_LOG_LEN)
+		kpc_log[i] = c;
+}
+
+/* Whether {@a, @b} is {@x, @y}, in either order. */
+static bool kpc_pair(char a, char b, char x, char y)
+{
+	return (a == x && b == y) || (a == y && b == x);
+}
+
+/*
+ * Whether the log is @hits hits of probes 'A' and 'B' on one address:
+ * both pre_handlers, then both post_handlers, each hit.
+ */
+static bool kpc_log_is_pairs(int hits)
+{
+	const char *log = kpc_log;
+	int i;
+
+	if (strlen(log) != (size_t)4 * hits)
+		return false;
+	for (i = 0; i < hits; i++, log += 4) {
+		if (!kpc_pair(log[0], log[1], 'A', 'B') ||
+		    !kpc_pair(log[2], log[3], 'a', 'b'))
+			return false;
+	}
+	return true;
+}
+
+/* ---- kprobes ------------------------------------------------------------ */
+
+/* What one handler call saw. */
+struct kpc_seen {
+	unsigned long	ip;
+	unsigned long	arg0;		/* meaningful on a function's entry */
+	struct kprobe	*running;	/* kprobe_running() */
+	struct kprobe	*hashed;	/* get_kprobe() of the probe's address */
+	int		status;		/* this CPU's kprobe_status */
+	bool		preemptible;
+};
+
+struct kpc_probe {
+	struct kprobe	kp;
+	char		tag;		/* what its handlers log */
+	bool		registered;	/* by the helpers below */
+	atomic_t	pre_hits;
+	atomic_t	post_hits;
+	struct kpc_seen	pre;		/* the last pre_handler call */
+	struct kpc_seen	post;		/* the last post_handler call */
+	/* If set, the pre_handler moves the ip here and returns 1. */
+	unsigned long	redirect_to;
+	/* If set, both handlers call kpc_plain() and check what it returns. */
+	bool		call_plain;
+	atomic_t	plain_wrong;
+};
+
+static void kpc_record(struct kpc_seen *seen, struct kprobe *p,
+		       struct pt_regs *regs)
+{
+	seen->ip = instruction_pointer(regs);
+	seen->arg0 = regs_get_kernel_argument(regs, 0);
+	seen->running = kprobe_running();
+	seen->hashed = get_kprobe(p->addr);
+	seen->status = get_kprobe_ctlblk()->kprobe_status;
+	seen->preemptible = preemptible();
+}
+
+static void kpc_call_plain(struct kpc_probe *kpc)
+{
+	if (kpc->call_plain && kpc_fn(plain)(2) != KPC_PLAIN(2))
+		atomic_inc(&kpc->plain_wrong);
+}
+
+static int kpc_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpc_probe *kpc = container_of(p, struct kpc_probe, kp);
+
+	kpc_record(&kpc->pre, p, regs);
+	atomic_inc(&kpc->pre_hits);
+	kpc_log_add(toupper(kpc->tag));
+	kpc_call_plain(kpc);
+	if (!kpc->redirect_to)
+		return 0;
+	instruction_pointer_set(regs, kpc->redirect_to);
+	return 1;
+}
+
+static void kpc_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	struct kpc_probe *kpc = container_of(p, struct kpc_probe, kp);
+
+	kpc_record(&kpc->post, p, regs);
+	atomic_inc(&kpc->post_hits);
+	kpc_log_add(tolower(kpc->tag));
+	kpc_call_plain(kpc);
+}
+
+static void kpc_unregister_action(void *arg)
+{
+	struct kpc_probe *kpc = arg;
+
+	if (kpc->registered)
+		unregister_kprobe(&kpc->kp);
+}
+
+/* A probe at @sym + @offset with both handlers, not registered yet. */
+static struct kpc_probe *kpc_new(struct kunit *test, char tag,
+				 const char *sym, unsigned int offset)
+{
+	struct kpc_probe *kpc;
+
+	kpc = kunit_kzalloc(test, sizeof(*kpc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kpc);
+	kpc->tag = tag;
+	kpc->kp.symbol_name = sym;
+	kpc->kp.offset = offset;
+	kpc->kp.pre_handler = kpc_pre;
+	kpc->kp.post_handler = kpc_post;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_unregister_action, kpc), 0);
+	return kpc;
+}
+
+/*
+ * Without KPROBES_ON_FTRACE a probe right on a call site is refused; the
+ * cases that need one skip there.
+ */
+static void kpc_skip_if_site_refused(struct kunit *test, struct kprobe *p,
+				     int ret)
+{
+	unsigned long addr = (unsigned long)p->addr;
+
+	if (ret == -EINVAL && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) &&
+	    addr && ftrace_location(addr) == addr)
+		kunit_skip(test, "%ps is a call site and KPROBES_ON_FTRACE is off",
+			   p->addr);
+}
+
+static void kpc_register(struct kunit *test, struct kpc_probe *kpc)
+{
+	int ret = register_kprobe(&kpc->kp);
+
+	kpc_skip_if_site_refused(test, &kpc->kp, ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	kpc->registered = true;
+}
+
+static void kpc_unregister(struct kpc_probe *kpc)
+{
+	unregister_kprobe(&kpc->kp);
+	kpc->registered = false;
+}
+
+/* get_kprobe() wants preemption off. */
+static struct kprobe *kpc_hashed(void *addr)
+{
+	struct kprobe *p;
+
+	preempt_disable();
+	p = get_kprobe(addr);
+	preempt_enable();
+	return p;
+}
+
+/*
+ * Whether what get_kprobe() finds at @kp's address stands for @kp alone:
+ * @kp itself, or a probe whose list holds @kp and nothing else.  6.12
+ * wraps a breakpoint probe in such a one, even while it is alone, when
+ * the arch could optimize it (optprobes); a post_handler then keeps it
+ * from being optimized, not from being wrapped.
+ */
+static bool kpc_alone_at(struct kprobe *kp)
+{
+	struct kprobe *hashed, *child;
+	bool alone = false;
+	int children = 0;
+
+	preempt_disable();
+	hashed = get_kprobe(kp->addr);
+	if (hashed == kp) {
+		alone = true;
+	} else if (hashed) {
+		list_for_each_entry_rcu(child, &hashed->list, list) {
+			alone = (child == kp);
+			children++;
+		}
+		alone = alone && children == 1;
+	}
+	preempt_enable();
+	return alone;
+}
+
+static struct kprobe *kpc_running_here(void)
+{
+	struct kprobe *p;
+
+	preempt_disable();
+	p = kprobe_running();
+	preempt_enable();
+	return p;
+}
+
+static int kpc_idle_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void kpc_idle_post(struct kprobe *p, struct pt_regs *regs,
+			  unsigned long flags)
+{
+}
+
+static unsigned int kpc_mid_offset_found;
+
+/*
+ * The offset in kpc_target() of its first instruction after the entry,
+ * which every call runs: the first offset a probe takes that is neither
+ * on the entry nor on or before the call site (on arm64 a "mov x9, x30"
+ * may come before it).  Offsets inside an instruction are refused, so
+ * the search needs no decoder.
+ */
+static unsigned int kpc_mid_offset(struct kunit *test)
+{
+	unsigned long site = ftrace_location((unsigned long)kpc_target);
+	unsigned long size = 0, offset = 0;
+	struct kprobe kp;
+	unsigned int off;
+	bool mid;
+
+	if (kpc_mid_offset_found)
+		return kpc_mid_offset_found;
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)kpc_target,
+							    &size, &offset));
+	for (off = 1; off < size; off++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = "kpc_target";
+		kp.offset = off;
+		kp.pre_handler = kpc_idle_pre;
+		kp.post_handler = kpc_idle_post;
+		if (register_kprobe(&kp))
+			continue;
+		mid = !(kp.flags & (KPROBE_FLAG_FTRACE | KPROBE_FLAG_ON_FUNC_ENTRY)) &&
+		      (unsigned long)kp.addr > site;
+		unregister_kprobe(&kp);
+		if (mid) {
+			kpc_mid_offset_found = off;
+			return off;
+		}
+	}
+	KUNIT_FAIL_AND_ABORT(test, "no probe takes in kpc_target() past its entry");
+	return 0;
+}
+
+/* Where a parameterized case puts its probe in kpc_target(). */
+struct kpc_where {
+	const char	*desc;
+	bool		middle;
+};
+
+static const struct kpc_where kpc_wheres[] = {
+	{ "entry", false },
+	{ "middle", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(kpc_where, kpc_wheres, desc);
+
+static unsigned int kpc_where_offset(struct kunit *test)
+{
+	const struct kpc_where *where = test->param_value;
+
+	return where->middle ? kpc_mid_offset(test) : 0;
+}
+
+/* ---- kprobes/list ------------------------------------------------------- */
+
+/* All of @file into @buf, NUL-terminated: its length, or an errno. */
+static ssize_t kpc_read_all(struct file *file, char *buf, size_t size)
+{
+	struct iov_iter iter;
+	struct kiocb kiocb;
+	struct kvec kvec;
+	size_t len = 0;
+	ssize_t ret;
+
+	init_sync_kiocb(&kiocb, file);
+	while (len < size - 1) {
+		kvec.iov_base = buf + len;
+		kvec.iov_len = size - 1 - len;
+		iov_iter_kvec(&iter, ITER_DEST, &kvec, 1, kvec.iov_len);
+		/*
+		 * kernel_read() takes only files with ->read_iter and no
+		 * ->read.  debugfs puts a proxy with ->read alone in front
+		 * of 6.12's seq_file, which the open left in private_data:
+		 * read that directly.
+		 */
+		if (file->f_op->read_iter && !file->f_op->read)
+			ret = file->f_op->read_iter(&kiocb, &iter);
+		else
+			ret = seq_read_iter(&kiocb, &iter);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+		len += ret;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * Read kprobes/list through a mount of our own: built-in KUnit runs
+ * before user space has mounted anything.
+ */
+static ssize_t kpc_read_list(char *buf, size_t size)
+{
+	struct file_system_type *type = get_fs_type("debugfs");
+	struct vfsmount *mnt;
+	struct file *file;
+	ssize_t len;
+
+	if (!type)
+		return -ENODEV;
+	mnt = kern_mount(type);
+	put_filesystem(type);
+	if (IS_ERR(mnt))
+		return PTR_ERR(mnt);
+	file = file_open_root_mnt(mnt, "kprobes/list", O_RDONLY, 0);
+	if (IS_ERR(file)) {
+		len = PTR_ERR(file);
+	} else {
+		len = kpc_read_all(file, buf, size);
+		fput(file);
+	}
+	kern_unmount(mnt);
+	return len;
+}
+
+/* A buffer with kprobes/list in it, or a skip where there is none. */
+static char *kpc_list(struct kunit *test, char *buf)
+{
+	ssize_t len;
+
+	if (!buf) {
+		buf = kunit_kzalloc(test, KPC_LIST_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, buf);
+	}
+	len = kpc_read_list(buf, KPC_LIST_SIZE);
+	if (len == -ENODEV || len == -EPERM || len == -ENOENT)
+		kunit_skip(test, "no debugfs kprobes/list here (%zd)", len);
+	KUNIT_ASSERT_GE(test, len, 0);
+	return buf;
+}
+
+/* How many lines of @list are @line, which ends in a newline. */
+static int kpc_count_line(const char *list, const char *line)
+{
+	const char *s = list;
+	int n = 0;
+
+	while ((s = strstr(s, line))) {
+		if (s == list || s[-1] == '\n')
+			n++;
+		s++;
+	}
+	return n;
+}
+
+/*
+ * The line kprobes/list has for @p: its address (zeros for a reader who
+ * may not see addresses), its type ("k" or "r"), symbol+offset, a space
+ * where a module would be named, then @flags.
+ */
+static char *kpc_line(struct kunit *test, struct kprobe *p, const char *type,
+		      const char *sym, const char *flags)
+{
+	unsigned long shown = (unsigned long)p->addr;
+	unsigned long size = 0, offset = 0;
+	char *line;
+
+	line = kunit_kzalloc(test, KPC_LINE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset((unsigned long)p->addr,
+							    &size, &offset));
+	if (!kallsyms_show_value(current_cred()))
+		shown = 0;
+	/* As %px prints it: zero-padded to the width of a pointer. */
+	snprintf(line, KPC_LINE_LEN, "%0*lx  %s  %s+0x%lx    %s\n",
+		 (int)(2 * sizeof(void *)), shown, type, sym, offset, flags);
+	return line;
+}
+
+static void kpc_expect_listed(struct kunit *test, const char *list,
+			      const char *line, int times)
+{
+	KUNIT_EXPECT_EQ_MSG(test, kpc_count_line(list, line), times,
+			    "kprobes/list line: %s", line);
+}
+
+/* ---- kprobe cases ------------------------------------------------------- */
+
+enum kpc_refused_at {
+	KPC_AT_NOWHERE,		/* neither a symbol nor an address */
+	KPC_AT_BOTH,		/* a symbol and an address */
+	KPC_AT_UNKNOWN,		/* a symbol that does not exist */
+	KPC_AT_INSIDE_INSN,	/* one byte into kpc_target()'s call site */
+	KPC_AT_BLACKLISTED,	/* kpc_forbidden() by name */
+	KPC_AT_BLACKLISTED_ADDR, /* kpc_forbidden() by address */
+	KPC_AT_DATA,		/* a variable */
+};
+
+struct kpc_refusal {
+	const char		*desc;
+	enum kpc_refused_at	at;
+};
+
+static const struct kpc_refusal kpc_refusals[] = {
+	{ "neither symbol nor address", KPC_AT_NOWHERE },
+	{ "symbol and address", KPC_AT_BOTH },
+	{ "unknown symbol", KPC_AT_UNKNOWN },
+	{ "inside an instruction", KPC_AT_INSIDE_INSN },
+	{ "blacklisted symbol", KPC_AT_BLACKLISTED },
+	{ "blacklisted address", KPC_AT_BLACKLISTED_ADDR },
+	{ "variable", KPC_AT_DATA },
+};
+
+KUNIT_ARRAY_PARAM_DESC(kpc_refusal, kpc_refusals, desc);
+
+/* Set @kp up as @at says; return the errno registering it must give. */
+static int kpc_refusal_setup(struct kunit *test, struct kprobe *kp,
+			     enum kpc_refused_at at)
+{
+	unsigned long site;
+
+	switch (at) {
+	case KPC_AT_NOWHERE:
+		return -EINVAL;
+	case KPC_AT_BOTH:
+		kp->symbol_name = "kpc_target";
+		kp->addr = (kprobe_opcode_t *)kpc_target;
+		return -EINVAL;
+	case KPC_AT_UNKNOWN:
+		kp->symbol_name = "kpc_no_such_function";
+		return -ENOENT;
+	case KPC_AT_INSIDE_INSN:
+		if (!KPC_KNOWS_ARCH)
+			kunit_skip(test, "the arch's errno is not known here");
+		site = ftrace_location((unsigned long)kpc_target);
+		if (!site)
+			kunit_skip(test, "kpc_target() has no call site to split");
+		kp->addr = (kprobe_opcode_t *)(site + 1);
+		return KPC_INSIDE_INSN_ERR;
+	case KPC_AT_BLACKLISTED:
+		kp->symbol_name = "kpc_forbidden";
+		return -EINVAL;
+	case KPC_AT_BLACKLISTED_ADDR:
+		kp->addr = (kprobe_opcode_t *)kpc_forbidden;
+		return -EINVAL;
+	case KPC_AT_DATA:
+		kp->addr = (kprobe_opcode_t *)&kpc_data_word;
+		/* Only KALLSYMS_ALL knows a variable's symbol; then it is not text. */
+		return IS_ENABLED(CONFIG_KALLSYMS_ALL) ? -EINVAL : -ENOENT;
+	}
+	return 0;
+}
+
+/* A refused registration gives its errno and leaves nothing behind. */
+static void register_refused_with_errno(struct kunit *test)
+{
+	const struct kpc_refusal *refusal = test->param_value;
+	struct kpc_probe *kpc = kpc_new(test, 'A', NULL, 0);
+	int want, ret;
+
+	want = kpc_refusal_setup(test, &kpc->kp, refusal->at);
+	ret = register_kprobe(&kpc->kp);
+	kpc->registered = !ret;
+	KUNIT_EXPECT_EQ(test, ret, want);
+	KUNIT_EXPECT_NULL(test, kpc_hashed(kpc->kp.addr));
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(1), KPC_TARGET(1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), 0);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "");
+}
+
+/*
+ * enable_kprobe() and disable_kprobe() refuse a probe that is not
+ * registered, before and after; register_kprobes() refuses an empty
+ * array; registering a registered probe again is refused (its symbol and
+ * its resolved address are both set by then) and changes nothing.
+ */
+static void lifecycle_misuse_is_refused(struct kunit *test)
+{
+	struct kpc_probe *kpc = kpc_new(test, 'A', "kpc_target", kpc_mid_offset(test));
+	struct kprobe *kps[] = { &kpc->kp };
+
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kpc->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kpc->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 0), -EINVAL);
+	KUNIT_EXPECT_NULL(test, kpc->kp.addr);
+
+	kpc_register(test, kpc);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kpc->kp), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, kpc_alone_at(&kpc->kp));
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kpc->kp), 0);
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(1), KPC_TARGET(1));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "Aa");
+
+	kpc_unregister(kpc);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kpc->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kpc->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(2), KPC_TARGET(2));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "Aa");
+}
+
+/*
+ * One breakpoint probe: each call runs the pre_handler, then the
+ * post_handler; inside them kprobe_running() is what get_kprobe() finds
+ * for the probe, the kprobe status is ACTIVE, then SSDONE, preemption is
+ * off, and the pre_handler sees the pc a breakpoint at the probe leaves.
+ * Outside, nothing is running; once unregistered, nothing is found.
+ */
+static void one_probe_runs_pre_then_post(struct kunit *test)
+{
+	struct kpc_probe *kpc = kpc_new(test, 'A', "kpc_target", kpc_mid_offset(test));
+	int runs = atomic_read(&kpc_runs.target);
+	struct kprobe *hashed;
+	unsigned long addr;
+	long i;
+
+	kpc_register(test, kpc);
+	addr = (unsigned long)kpc->kp.addr;
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&kpc->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&kpc->kp));
+	KUNIT_EXPECT_TRUE(test, kpc_alone_at(&kpc->kp));
+	hashed = kpc_hashed(kpc->kp.addr);
+
+	for (i = 0; i < KPC_CALLS; i++)
+		KUNIT_EXPECT_EQ(test, kpc_fn(target)(i), KPC_TARGET(i));
+
+	KUNIT_EXPECT_STREQ(test, kpc_log, "AaAaAaAaAa");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), KPC_CALLS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->post_hits), KPC_CALLS);
+	KUNIT_EXPECT_EQ(test, kpc->kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc_runs.target), runs + KPC_CALLS);
+	if (KPC_KNOWS_ARCH)
+		KUNIT_EXPECT_EQ(test, kpc->pre.ip, KPC_TRAP_IP(addr));
+	KUNIT_EXPECT_PTR_EQ(test, kpc->pre.running, hashed);
+	KUNIT_EXPECT_PTR_EQ(test, kpc->post.running, hashed);
+	KUNIT_EXPECT_PTR_EQ(test, kpc->pre.hashed, hashed);
+	KUNIT_EXPECT_EQ(test, kpc->pre.status, KPROBE_HIT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, kpc->post.status, KPROBE_HIT_SSDONE);
+	KUNIT_EXPECT_FALSE(test, kpc->pre.preemptible);
+	KUNIT_EXPECT_FALSE(test, kpc->post.preemptible);
+	KUNIT_EXPECT_NULL(test, kpc_running_here());
+
+	kpc_unregister(kpc);
+	KUNIT_EXPECT_NULL(test, kpc_hashed((void *)addr));
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(9), KPC_TARGET(9));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), KPC_CALLS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->post_hits), KPC_CALLS);
+}
+
+/*
+ * A probe on kpc_target()'s entry goes on its call site where kprobes can
+ * use it (KPROBES_ON_FTRACE) and counts as on the entry; one further in is
+ * a breakpoint and does not.  Each call runs the entry probe's handlers,
+ * then the middle one's; each pre_handler sees the pc a breakpoint at its
+ * own address leaves, the entry one the call's argument.
+ */
+static void entry_and_middle_probes_in_call_order(struct kunit *test)
+{
+	unsigned long site = ftrace_location((unsigned long)kpc_target);
+	struct kpc_probe *entry, *mid;
+	bool on_site;
+
+	entry = kpc_new(test, 'E', "kpc_target", 0);
+	mid = kpc_new(test, 'M', "kpc_target", kpc_mid_offset(test));
+	kpc_register(test, entry);
+	kpc_register(test, mid);
+
+	on_site = IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && site;
+	KUNIT_EXPECT_EQ(test, kprobe_ftrace(&entry->kp), on_site);
+	if (on_site)
+		KUNIT_EXPECT_EQ(test, (unsigned long)entry->kp.addr, site);
+	KUNIT_EXPECT_TRUE(test, entry->kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&mid->kp));
+	KUNIT_EXPECT_FALSE(test, mid->kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_GT(test, (unsigned long)mid->kp.addr, (unsigned long)entry->kp.addr);
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(10), KPC_TARGET(10));
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(11), KPC_TARGET(11));
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(12), KPC_TARGET(12));
+
+	KUNIT_EXPECT_STREQ(test, kpc_log, "EeMmEeMmEeMm");
+	KUNIT_EXPECT_EQ(test, entry->pre.arg0, 12);
+	if (KPC_KNOWS_ARCH) {
+		KUNIT_EXPECT_EQ(test, entry->pre.ip,
+				KPC_TRAP_IP((unsigned long)entry->kp.addr));
+		KUNIT_EXPECT_EQ(test, mid->pre.ip,
+				KPC_TRAP_IP((unsigned long)mid->kp.addr));
+	}
+	KUNIT_EXPECT_PTR_EQ(test, entry->pre.running, kpc_hashed(entry->kp.addr));
+	KUNIT_EXPECT_PTR_EQ(test, mid->pre.running, kpc_hashed(mid->kp.addr));
+	KUNIT_EXPECT_TRUE(test, kpc_alone_at(&entry->kp));
+	KUNIT_EXPECT_TRUE(test, kpc_alone_at(&mid->kp));
+	KUNIT_EXPECT_EQ(test, entry->kp.nmissed + mid->kp.nmissed, 0);
+}
+
+/*
+ * What get_kprobe() finds where @a and @b share an address: a probe that
+ * stands for both, neither of them, whose list holds exactly the two.
+ */
+static struct kprobe *kpc_expect_aggregate(struct kunit *test,
+					   struct kpc_probe *a,
+					   struct kpc_probe *b)
+{
+	bool has_a = false, has_b = false;
+	struct kprobe *hashed, *child;
+	int children = 0;
+
+	preempt_disable();
+	hashed = get_kprobe(a->kp.addr);
+	if (hashed) {
+		list_for_each_entry_rcu(child, &hashed->list, list) {
+			has_a |= (child == &a->kp);
+			has_b |= (child == &b->kp);
+			children++;
+		}
+	}
+	preempt_enable();
+	KUNIT_ASSERT_NOT_NULL(test, hashed);
+	KUNIT_EXPECT_PTR_NE(test, hashed, &a->kp);
+	KUNIT_EXPECT_PTR_NE(test, hashed, &b->kp);
+	KUNIT_EXPECT_PTR_EQ(test, hashed->addr, a->kp.addr);
+	KUNIT_EXPECT_EQ(test, children, 2);
+	KUNIT_EXPECT_TRUE(test, has_a && has_b);
+	return hashed;
+}
+
+/*
+ * Two probes on one address: each hit runs both pre_handlers, then both
+ * post_handlers, and kprobe_running() in their handlers is the probe
+ * get_kprobe() finds for both.  Disabling one silences it alone; enabling
+ * it brings it back; with both disabled neither runs; unregistering one
+ * leaves the other working, and after the last nothing is at the address.
+ */
+static void probes_on_one_address_share_hits(struct kunit *test)
+{
+	unsigned int offset = kpc_where_offset(test);
+	struct kpc_probe *a, *b;
+	struct kprobe *hashed;
+	void *addr;
+
+	a = kpc_new(test, 'A', "kpc_target", offset);
+	b = kpc_new(test, 'B', "kpc_target", offset);
+	kpc_register(test, a);
+	kpc_register(test, b);
+	KUNIT_ASSERT_PTR_EQ(test, a->kp.addr, b->kp.addr);
+	addr = a->kp.addr;
+	hashed = kpc_expect_aggregate(test, a, b);
+
+	kpc_fn(target)(1);
+	kpc_fn(target)(2);
+	KUNIT_EXPECT_TRUE_MSG(test, kpc_log_is_pairs(2), "log %s", kpc_log);
+	KUNIT_EXPECT_PTR_EQ(test, a->pre.running, hashed);
+	KUNIT_EXPECT_PTR_EQ(test, b->post.running, hashed);
+	KUNIT_EXPECT_PTR_EQ(test, a->pre.hashed, hashed);
+	if (KPC_KNOWS_ARCH) {
+		KUNIT_EXPECT_EQ(test, a->pre.ip, KPC_TRAP_IP((unsigned long)addr));
+		KUNIT_EXPECT_EQ(test, b->pre.ip, KPC_TRAP_IP((unsigned long)addr));
+	}
+
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&a->kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&a->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&b->kp));
+	kpc_fn(target)(3);
+	kpc_fn(target)(4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->post_hits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->post_hits), 4);
+
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&a->kp), 0);
+	kpc_fn(target)(5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 5);
+
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&a->kp), 0);
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&b->kp), 0);
+	kpc_fn(target)(6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 5);
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&a->kp), 0);
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&b->kp), 0);
+	kpc_fn(target)(7);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 6);
+
+	kpc_unregister(a);
+	KUNIT_EXPECT_NOT_NULL(test, kpc_hashed(addr));
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(8), KPC_TARGET(8));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->post_hits), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 7);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->post_hits), 7);
+
+	kpc_unregister(b);
+	KUNIT_EXPECT_NULL(test, kpc_hashed(addr));
+	kpc_fn(target)(9);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 7);
+	KUNIT_EXPECT_EQ(test, a->kp.nmissed + b->kp.nmissed, 0);
+}
+
+/* A probe registered with KPROBE_FLAG_DISABLED is silent until enabled. */
+static void registered_disabled_until_enabled(struct kunit *test)
+{
+	struct kpc_probe *kpc = kpc_new(test, 'D', "kpc_target", kpc_mid_offset(test));
+
+	kpc->kp.flags = KPROBE_FLAG_DISABLED;
+	kpc_register(test, kpc);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&kpc->kp));
+	KUNIT_EXPECT_TRUE(test, kpc_alone_at(&kpc->kp));
+	kpc_fn(target)(1);
+	kpc_fn(target)(2);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "");
+
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&kpc->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&kpc->kp));
+	kpc_fn(target)(3);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "Dd");
+
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&kpc->kp), 0);
+	kpc_fn(target)(4);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "Dd");
+	KUNIT_EXPECT_EQ(test, kpc->kp.nmissed, 0);
+}
+
+/*
+ * A pre_handler on a function's entry that moves the ip to another
+ * function and returns 1 runs that function instead: the call returns its
+ * result, the probed body does not run, no post_handler runs, and the
+ * probe is not left running.
+ */
+static void pre_handler_redirects_call(struct kunit *test)
+{
+	struct kpc_probe *kpc = kpc_new(test, 'R', "kpc_plain", 0);
+	int plain_runs, other_runs;
+
+	kpc->redirect_to = (unsigned long)kpc_other;
+	kpc_register(test, kpc);
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&kpc->kp));
+	plain_runs = atomic_read(&kpc_runs.plain);
+	other_runs = atomic_read(&kpc_runs.other);
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(4), KPC_OTHER(4));
+	KUNIT_EXPECT_NULL(test, kpc_running_here());
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(5), KPC_OTHER(5));
+
+	KUNIT_EXPECT_STREQ(test, kpc_log, "RR");
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->post_hits), 0);
+	KUNIT_EXPECT_EQ(test, kpc->pre.arg0, 5);
+	KUNIT_EXPECT_EQ(test, kpc->kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc_runs.plain), plain_runs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc_runs.other), other_runs + 2);
+
+	kpc_unregister(kpc);
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(6), KPC_PLAIN(6));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc_runs.plain), plain_runs + 1);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "RR");
+}
+
+/*
+ * A probed function called from another probe's handlers: the inner
+ * probe's handlers do not run, each such hit adds one to its nmissed, and
+ * the function still runs and returns its value.  Outside the handlers
+ * the inner probe runs as usual.
+ */
+static void nested_hit_is_missed(struct kunit *test)
+{
+	struct kpc_probe *outer, *inner;
+	int plain_runs;
+	long i;
+
+	inner = kpc_new(test, 'I', "kpc_plain", 0);
+	outer = kpc_new(test, 'O', "kpc_target", kpc_where_offset(test));
+	outer->call_plain = true;
+	kpc_register(test, inner);
+	kpc_register(test, outer);
+	plain_runs = atomic_read(&kpc_runs.plain);
+
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, kpc_fn(target)(i), KPC_TARGET(i));
+
+	KUNIT_EXPECT_STREQ(test, kpc_log, "OoOoOo");
+	KUNIT_EXPECT_EQ(test, atomic_read(&inner->pre_hits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&inner->post_hits), 0);
+	KUNIT_EXPECT_EQ(test, inner->kp.nmissed, 6);
+	KUNIT_EXPECT_EQ(test, outer->kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&outer->plain_wrong), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc_runs.plain), plain_runs + 6);
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(1), KPC_PLAIN(1));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "OoOoOoIi");
+	KUNIT_EXPECT_EQ(test, inner->kp.nmissed, 6);
+}
+
+/*
+ * register_kprobes() registers all or none: when one fails, the ones
+ * before it are unregistered again and never run.  Without the bad one
+ * all register, and unregister_kprobes() takes them all away.
+ */
+static void register_kprobes_all_or_nothing(struct kunit *test)
+{
+	struct kpc_probe *a, *b, *bad;
+	struct kprobe *kps[3];
+
+	a = kpc_new(test, 'A', "kpc_plain", 0);
+	b = kpc_new(test, 'B', "kpc_target", kpc_mid_offset(test));
+	bad = kpc_new(test, 'C', "kpc_no_such_function", 0);
+	kps[0] = &a->kp;
+	kps[1] = &b->kp;
+	kps[2] = &bad->kp;
+
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 3), -ENOENT);
+	KUNIT_EXPECT_NULL(test, kpc_hashed(a->kp.addr));
+	KUNIT_EXPECT_NULL(test, kpc_hashed(b->kp.addr));
+	kpc_fn(plain)(1);
+	kpc_fn(target)(1);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "");
+
+	/* A probe given by symbol is registered again with its address cleared. */
+	a->kp.addr = NULL;
+	b->kp.addr = NULL;
+	KUNIT_ASSERT_EQ(test, register_kprobes(kps, 2), 0);
+	a->registered = true;
+	b->registered = true;
+	kpc_fn(plain)(2);
+	kpc_fn(target)(2);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "AaBb");
+
+	unregister_kprobes(kps, 2);
+	a->registered = false;
+	b->registered = false;
+	KUNIT_EXPECT_NULL(test, kpc_hashed(a->kp.addr));
+	KUNIT_EXPECT_NULL(test, kpc_hashed(b->kp.addr));
+	kpc_fn(plain)(3);
+	kpc_fn(target)(3);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "AaBb");
+}
+
+/*
+ * kprobes/list has one line per kprobe, with its flags: a breakpoint none,
+ * a probe on a call site [FTRACE], a disabled one [DISABLED] first.  The
+ * lines follow enable_kprobe() and disable_kprobe(), and an unregistered
+ * probe's line goes.
+ */
+static void debugfs_list_shows_each_probe(struct kunit *test)
+{
+	struct kpc_probe *plain, *entry, *mid;
+	char *list, *plain_line, *mid_line;
+	const char *site;
+
+	list = kpc_list(test, NULL);
+	KUNIT_EXPECT_NULL(test, strstr(list, "kpc_"));
+
+	plain = kpc_new(test, 'P', "kpc_plain", 0);
+	entry = kpc_new(test, 'E', "kpc_target", 0);
+	mid = kpc_new(test, 'M', "kpc_target", kpc_mid_offset(test));
+	entry->kp.flags = KPROBE_FLAG_DISABLED;
+	kpc_register(test, plain);
+	kpc_register(test, entry);
+	kpc_register(test, mid);
+	site = kprobe_ftrace(&entry->kp) ? "[FTRACE]" : "";
+
+	kpc_list(test, list);
+	plain_line = kpc_line(test, &plain->kp, "k", "kpc_plain", "");
+	mid_line = kpc_line(test, &mid->kp, "k", "kpc_target", "");
+	kpc_expect_listed(test, list, plain_line, 1);
+	kpc_expect_listed(test, list, mid_line, 1);
+	kpc_expect_listed(test, list, kpc_line(test, &entry->kp, "k", "kpc_target",
+					       kprobe_ftrace(&entry->kp) ?
+					       "[DISABLED][FTRACE]" : "[DISABLED]"), 1);
+
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&plain->kp), 0);
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&entry->kp), 0);
+	kpc_unregister(mid);
+
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, plain_line, 0);
+	kpc_expect_listed(test, list, mid_line, 0);
+	kpc_expect_listed(test, list, kpc_line(test, &plain->kp, "k", "kpc_plain",
+					       "[DISABLED]"), 1);
+	kpc_expect_listed(test, list, kpc_line(test, &entry->kp, "k", "kpc_target",
+					       site), 1);
+}
+
+/* ---- kretprobes --------------------------------------------------------- */
+
+#ifdef CONFIG_KRETPROBES
+
+/* What the entry_handler leaves in an instance for its return. */
+struct kpc_entry_data {
+	long			arg;
+	struct task_struct	*task;
+};
+
+/* What one return handler call saw. */
+struct kpc_return {
+	long			arg;		/* from the entry data */
+	struct task_struct	*entry_task;	/* from the entry data */
+	unsigned long		ret;		/* regs_return_value() */
+	struct task_struct	*task;		/* current on return */
+	struct kprobe		*running;	/* kprobe_running() */
+};
+
+struct kpc_ret {
+	struct kretprobe	rp;
+	bool			registered;
+	bool			skip_odd;	/* entry_handler declines odd args */
+	atomic_t		entries;
+	atomic_t		returns;
+	struct kpc_return	seen[KPC_RET_SEEN];	/* in order of return */
+};
+
+static int kpc_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpc_ret *kr = container_of(get_kretprobe(ri), struct kpc_ret, rp);
+	struct kpc_entry_data *data = (struct kpc_entry_data *)ri->data;
+
+	data->arg = regs_get_kernel_argument(regs, 0);
+	data->task = current;
+	atomic_inc(&kr->entries);
+	return kr->skip_odd && (data->arg & 1);
+}
+
+static int kpc_ret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpc_ret *kr = container_of(get_kretprobe(ri), struct kpc_ret, rp);
+	struct kpc_entry_data *data = (struct kpc_entry_data *)ri->data;
+	int n = atomic_inc_return(&kr->returns) - 1;
+	struct kpc_return *seen;
+
+	if (n >= KPC_RET_SEEN)
+		return 0;
+	seen = &kr->seen[n];
+	seen->arg = data->arg;
+	seen->entry_task = data->task;
+	seen->ret = regs_return_value(regs);
+	seen->task = current;
+	seen->running = kprobe_running();
+	return 0;
+}
+
+static void kpc_ret_unregister_action(void *arg)
+{
+	struct kpc_ret *kr = arg;
+
+	if (kr->registered)
+		unregister_kretprobe(&kr->rp);
+}
+
+/* A kretprobe on @sym with both handlers and entry data, not registered yet. */
+static struct kpc_ret *kpc_ret_new(struct kunit *test, const char *sym,
+				   int maxactive)
+{
+	struct kpc_ret *kr;
+
+	kr = kunit_kzalloc(test, sizeof(*kr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kr);
+	kr->rp.kp.symbol_name = sym;
+	kr->rp.entry_handler = kpc_ret_entry;
+	kr->rp.handler = kpc_ret_return;
+	kr->rp.data_size = sizeof(struct kpc_entry_data);
+	kr->rp.maxactive = maxactive;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_ret_unregister_action, kr), 0);
+	return kr;
+}
+
+static void kpc_ret_register(struct kunit *test, struct kpc_ret *kr)
+{
+	int ret = register_kretprobe(&kr->rp);
+
+	kpc_skip_if_site_refused(test, &kr->rp.kp, ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	kr->registered = true;
+}
+
+/*
+ * A kretprobe goes only on a function's entry, has at most
+ * KRETPROBE_MAX_DATA_SIZE bytes of entry data, and obeys the kprobe
+ * rules: each refusal gives its errno and leaves the function unprobed.
+ */
+static void kretprobe_refused_with_errno(struct kunit *test)
+{
+	struct kpc_ret *mid, *big, *unknown, *forbidden;
+
+	mid = kpc_ret_new(test, "kpc_target", 4);
+	mid->rp.kp.offset = kpc_mid_offset(test);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&mid->rp), -EINVAL);
+
+	big = kpc_ret_new(test, "kpc_target", 4);
+	big->rp.data_size = KRETPROBE_MAX_DATA_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&big->rp), -E2BIG);
+
+	unknown = kpc_ret_new(test, "kpc_no_such_function", 4);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&unknown->rp), -ENOENT);
+
+	forbidden = kpc_ret_new(test, "kpc_forbidden", 4);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&forbidden->rp), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(1), KPC_TARGET(1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&mid->entries) + atomic_read(&big->entries), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mid->returns) + atomic_read(&big->returns), 0);
+}
+
+/* Which function a kretprobe case probes: one with a call site, or not. */
+struct kpc_ret_target {
+	const char	*desc;
+	const char	*sym;
+	bool		plain;
+};
+
+static const struct kpc_ret_target kpc_ret_targets[] = {
+	{ "call site", "kpc_target", false },
+	{ "breakpoint", "kpc_plain", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(kpc_ret_target, kpc_ret_targets, desc);
+
+/*
+ * The entry data the entry_handler writes is what the return handler of
+ * that call reads, beside the call's return value, in the same task; a
+ * call whose entry_handler returns non-zero gets no return handler.
+ */
+static void kretprobe_entry_data_reaches_return(struct kunit *test)
+{
+	const struct kpc_ret_target *t = test->param_value;
+	struct kpc_ret *kr = kpc_ret_new(test, t->sym, 4);
+	long x, want;
+	int i;
+
+	kr->skip_odd = true;
+	kpc_ret_register(test, kr);
+	for (x = 1; x <= 6; x++) {
+		want = t->plain ? KPC_PLAIN(x) : KPC_TARGET(x);
+		KUNIT_EXPECT_EQ(test, t->plain ? kpc_fn(plain)(x) : kpc_fn(target)(x),
+				want);
+	}
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 6);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 3);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+	for (i = 0; i < 3; i++) {
+		struct kpc_return *seen = &kr->seen[i];
+
+		x = 2 * (i + 1);
+		want = t->plain ? KPC_PLAIN(x) : KPC_TARGET(x);
+		KUNIT_EXPECT_EQ(test, seen->arg, x);
+		KUNIT_EXPECT_EQ(test, seen->ret, want);
+		KUNIT_EXPECT_PTR_EQ(test, seen->entry_task, current);
+		KUNIT_EXPECT_PTR_EQ(test, seen->task, current);
+		KUNIT_EXPECT_PTR_EQ(test, seen->running, &kr->rp.kp);
+	}
+	KUNIT_EXPECT_NULL(test, kpc_running_here());
+}
+
+/* What kpc_recurse(@depth) returns: 10 * depth added on each level. */
+static long kpc_recursed(long depth)
+{
+	return 10 * depth * (depth + 1) / 2;
+}
+
+/* How many instances a recursive case gives its kretprobe. */
+struct kpc_depth {
+	const char	*desc;
+	int		maxactive;
+	int		returns;	/* of the three nested calls */
+};
+
+static const struct kpc_depth kpc_depths[] = {
+	{ "enough instances", 8, 3 },
+	{ "one instance", 1, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(kpc_depth, kpc_depths, desc);
+
+/*
+ * kpc_recurse(3) calls itself twice.  Each call that gets an instance
+ * returns to its own entry data, innermost first; a call that finds none
+ * free (maxactive) adds one to nmissed and runs neither handler.
+ * Instances come back after their return, so a second round is the same.
+ */
+static void kretprobe_recursion_keeps_each_entry(struct kunit *test)
+{
+	const struct kpc_depth *depth = test->param_value;
+	struct kpc_ret *kr = kpc_ret_new(test, "kpc_recurse", depth->maxactive);
+	int missed = 3 - depth->returns;
+	int round, i, n;
+
+	kpc_ret_register(test, kr);
+	for (round = 1; round <= 2; round++) {
+		KUNIT_EXPECT_EQ(test, kpc_fn(recurse)(3), kpc_recursed(3));
+		KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), round * depth->returns);
+		KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), round * depth->returns);
+		KUNIT_EXPECT_EQ(test, kr->rp.nmissed, round * missed);
+	}
+
+	/* The first round: the outermost calls got the instances. */
+	for (i = 0; i < depth->returns; i++) {
+		n = missed + i + 1;
+		KUNIT_EXPECT_EQ(test, kr->seen[i].arg, n);
+		KUNIT_EXPECT_EQ(test, kr->seen[i].ret, kpc_recursed(n));
+		KUNIT_EXPECT_PTR_EQ(test, kr->seen[i].task, current);
+	}
+}
+
+struct kpc_sleeper_thread {
+	struct task_struct	*task;
+	long			ret;
+	struct completion	done;
+};
+
+static int kpc_sleeper_fn(void *arg)
+{
+	struct kpc_sleeper_thread *t = arg;
+
+	t->ret = kpc_fn(sleeper)(KPC_PARK | 5);
+	complete(&t->done);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void kpc_sleeper_stop(void *arg)
+{
+	struct kpc_sleeper_thread *t = arg;
+
+	complete_all(&kpc_unpark);
+	kthread_stop(t->task);
+}
+
+/*
+ * A kthread's call sleeps inside the probed function while this task
+ * makes a call of its own that sleeps and returns first: each return gets
+ * its own call's entry data, in the task that made the call.
+ */
+static void kretprobe_entry_survives_sleep(struct kunit *test)
+{
+	struct kpc_ret *kr = kpc_ret_new(test, "kpc_sleeper", 4);
+	struct kpc_sleeper_thread *t;
+
+	kpc_ret_register(test, kr);
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	init_completion(&t->done);
+	t->task = kthread_run(kpc_sleeper_fn, t, "kpc_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->task));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_sleeper_stop, t), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, wait_for_completion_timeout(&kpc_parked, KPC_WAIT),
+			      "the kthread did not reach kpc_sleeper()");
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(sleeper)(3), KPC_SLEEPER(3));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
+	complete(&kpc_unpark);
+	KUNIT_ASSERT_TRUE_MSG(test, wait_for_completion_timeout(&t->done, KPC_WAIT),
+			      "the kthread did not return from kpc_sleeper()");
+
+	KUNIT_EXPECT_EQ(test, t->ret, KPC_SLEEPER(KPC_PARK | 5));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 2);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 2);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+
+	KUNIT_EXPECT_EQ(test, kr->seen[0].arg, 3);
+	KUNIT_EXPECT_EQ(test, kr->seen[0].ret, KPC_SLEEPER(3));
+	KUNIT_EXPECT_PTR_EQ(test, kr->seen[0].entry_task, current);
+	KUNIT_EXPECT_PTR_EQ(test, kr->seen[0].task, current);
+	KUNIT_EXPECT_EQ(test, kr->seen[1].arg, KPC_PARK | 5);
+	KUNIT_EXPECT_EQ(test, kr->seen[1].ret, KPC_SLEEPER(KPC_PARK | 5));
+	KUNIT_EXPECT_PTR_EQ(test, kr->seen[1].entry_task, t->task);
+	KUNIT_EXPECT_PTR_EQ(test, kr->seen[1].task, t->task);
+}
+
+/*
+ * A kretprobe's line in kprobes/list has type "r".  Beside a disabled
+ * kprobe on the same entry each keeps its own [DISABLED] state, and both
+ * show where the address is served from.
+ */
+static void debugfs_list_marks_kretprobes(struct kunit *test)
+{
+	struct kpc_probe *quiet;
+	struct kpc_ret *kr;
+	const char *site;
+	char *list;
+
+	list = kpc_list(test, NULL);
+	quiet = kpc_new(test, 'Q', "kpc_target", 0);
+	quiet->kp.flags = KPROBE_FLAG_DISABLED;
+	kr = kpc_ret_new(test, "kpc_target", 4);
+	kpc_register(test, quiet);
+	kpc_ret_register(test, kr);
+	KUNIT_ASSERT_PTR_EQ(test, kr->rp.kp.addr, quiet->kp.addr);
+	site = kprobe_ftrace(&quiet->kp) ? "[FTRACE]" : "";
+
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, kpc_line(test, &kr->rp.kp, "r", "kpc_target", site), 1);
+	kpc_expect_listed(test, list, kpc_line(test, &quiet->kp, "k", "kpc_target",
+					       kprobe_ftrace(&quiet->kp) ?
+					       "[DISABLED][FTRACE]" : "[DISABLED]"), 1);
+
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(2), KPC_TARGET(2));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "");
+}
+
+#endif /* CONFIG_KRETPROBES */
+
+static int kpc_case_init(struct kunit *test)
+{
+	memset(kpc_log, 0, sizeof(kpc_log));
+	atomic_set(&kpc_log_len, 0);
+	reinit_completion(&kpc_parked);
+	reinit_completion(&kpc_unpark);
+	return 0;
+}
+
+static struct kunit_case kpc_cases[] = {
+	KUNIT_CASE_PARAM(register_refused_with_errno, kpc_refusal_gen_params),
+	KUNIT_CASE(lifecycle_misuse_is_refused),
+	KUNIT_CASE(one_probe_runs_pre_then_post),
+	KUNIT_CASE(entry_and_middle_probes_in_call_order),
+	KUNIT_CASE_PARAM(probes_on_one_address_share_hits, kpc_where_gen_params),
+	KUNIT_CASE(registered_disabled_until_enabled),
+	KUNIT_CASE(pre_handler_redirects_call),
+	KUNIT_CASE_PARAM(nested_hit_is_missed, kpc_where_gen_params),
+	KUNIT_CASE(register_kprobes_all_or_nothing),
+	KUNIT_CASE(debugfs_list_shows_each_probe),
+#ifdef CONFIG_KRETPROBES
+	KUNIT_CASE(kretprobe_refused_with_errno),
+	KUNIT_CASE_PARAM(kretprobe_entry_data_reaches_return, kpc_ret_target_gen_params),
+	KUNIT_CASE_PARAM(kretprobe_recursion_keeps_each_entry, kpc_depth_gen_params),
+	KUNIT_CASE(kretprobe_entry_survives_sleep),
+	KUNIT_CASE(debugfs_list_marks_kretprobes),
+#endif
+	{}
+};
+
+static struct kunit_suite kpc_suite = {
+	.name		= "kprobes_core",
+	.init		= kpc_case_init,
+	.test_cases	= kpc_cases,
+};
+
+kunit_test_suite(kpc_suite);
