@@ -1023,9 +1023,15 @@ static void register_kprobes_all_or_nothing(struct kunit *test)
 	kpc_fn(target)(1);
 	KUNIT_EXPECT_STREQ(test, kpc_log, "");
 
-	/* A probe given by symbol is registered again with its address cleared. */
+	/*
+	 * A probe given by symbol is registered again with its address
+	 * cleared, and its flags: an unregistered probe keeps the DISABLED
+	 * flag that taking it out set, and register_kprobe() keeps that.
+	 */
 	a->kp.addr = NULL;
 	b->kp.addr = NULL;
+	a->kp.flags = 0;
+	b->kp.flags = 0;
 	KUNIT_ASSERT_EQ(test, register_kprobes(kps, 2), 0);
 	a->registered = true;
 	b->registered = true;
