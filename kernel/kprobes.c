@@ -70,6 +70,7 @@ int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kprobe_aggr_pre_handler);
 
 static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
@@ -82,6 +83,7 @@ static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
 			kp->post_handler(kp, regs, flags);
 	}
 }
+
 NOKPROBE_SYMBOL(aggr_post_handler);
 
 /**
@@ -96,19 +98,22 @@ void kprobes_inc_nmissed_count(struct kprobe *p)
 {
 	struct kprobe *kp;
 
-	if (!kprobe_is_aggr(p)) {
+	if (kprobe_is_aggr(p)) {
+		/* Every child missed it. */
+		list_for_each_entry_rcu(kp, &p->list, list)
+			kp->nmissed++;
+	} else {
 		p->nmissed++;
-		return;
 	}
-	list_for_each_entry_rcu(kp, &p->list, list)
-		kp->nmissed++;
 }
+
 NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
 
-/* What kprobe_running() shows while kprobe_busy_begin() is in effect. */
-static struct kprobe kprobe_busy = {
-	.addr = (void *)get_kprobe,
-};
+/*
+ * What kprobe_running() shows while kprobe_busy_begin() is in effect:
+ * a probe at an address nothing probes.
+ */
+static struct kprobe kprobe_busy = { .addr = (void *)get_kprobe };
 
 /**
  * kprobe_busy_begin - make kprobes on this CPU count as running
@@ -120,13 +125,11 @@ static struct kprobe kprobe_busy = {
  */
 void kprobe_busy_begin(void)
 {
-	struct kprobe_ctlblk *kcb;
-
 	preempt_disable();
+	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
 	__this_cpu_write(current_kprobe, &kprobe_busy);
-	kcb = get_kprobe_ctlblk();
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 }
+
 NOKPROBE_SYMBOL(kprobe_busy_begin);
 
 /**
@@ -137,6 +140,7 @@ void kprobe_busy_end(void)
 	__this_cpu_write(current_kprobe, NULL);
 	preempt_enable();
 }
+
 NOKPROBE_SYMBOL(kprobe_busy_end);
 
 /**
@@ -145,32 +149,31 @@ NOKPROBE_SYMBOL(kprobe_busy_end);
  */
 void dump_kprobe(struct kprobe *kp)
 {
-	pr_err("Dump kprobe:\n.symbol_name = %s, .offset = %x, .addr = %pS\n",
-	       kp->symbol_name, kp->offset, kp->addr);
+	pr_err("kprobe %p at %pS (symbol %s, offset 0x%x)\n", kp, kp->addr,
+	       kp->symbol_name ? kp->symbol_name : "(none)", kp->offset);
 }
+
 NOKPROBE_SYMBOL(dump_kprobe);
 
 /**
  * kprobe_exceptions_notify - the die notifier of kprobes
- * @self: the notifier block
- * @val: the die event
- * @data: its struct die_args
+ * @nb: the notifier block
+ * @event: the die event
+ * @args: its struct die_args
  *
- * Return: NOTIFY_DONE; an arch that takes its traps through the die chain
- * overrides it.
+ * An arch that takes its breakpoint or single-step traps through the die
+ * chain overrides it; kprobes' notifier is called before any other.
+ *
+ * Return: NOTIFY_DONE (the default).
  */
-int __weak kprobe_exceptions_notify(struct notifier_block *self,
-				    unsigned long val, void *data)
+int __weak kprobe_exceptions_notify(struct notifier_block *nb,
+				    unsigned long event, void *args)
 {
+	/* Not ours to handle: let the rest of the chain see it. */
 	return NOTIFY_DONE;
 }
-NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 
-static struct notifier_block kprobe_exceptions_nb = {
-	.notifier_call	= kprobe_exceptions_notify,
-	/* Before anyone else sees the trap. */
-	.priority	= 0x7fffffff,
-};
+NOKPROBE_SYMBOL(kprobe_exceptions_notify);
 
 /* --- aggregates --- */
 
@@ -202,12 +205,8 @@ static struct kprobe *registered_top(struct kprobe *p)
  */
 bool kprobe_is_registered(struct kprobe *p)
 {
-	bool ret;
-
-	mutex_lock(&kprobe_mutex);
-	ret = registered_top(p) != NULL;
-	mutex_unlock(&kprobe_mutex);
-	return ret;
+	guard(mutex)(&kprobe_mutex);
+	return registered_top(p);
 }
 
 /* Give @to the copied instruction of @from. */
@@ -415,6 +414,16 @@ remove:
 	return ret;
 }
 
+/* The core's fields of a probe about to be registered. */
+static void init_probe(struct kprobe *p, bool on_entry)
+{
+	/* The caller may only ask for DISABLED. */
+	p->flags = (p->flags & KPROBE_FLAG_DISABLED) |
+		   (on_entry ? KPROBE_FLAG_ON_FUNC_ENTRY : 0);
+	INIT_LIST_HEAD(&p->list);
+	p->nmissed = 0;
+}
+
 /**
  * register_kprobe - register a probe
  * @p: the probe; exactly one of @p->addr and @p->symbol_name set, with
@@ -444,21 +453,16 @@ int register_kprobe(struct kprobe *p)
 		return PTR_ERR(addr);
 	p->addr = addr;
 
+	/* A registered probe's fields are the core's: leave them alone. */
 	if (WARN_ON_ONCE(kprobe_is_registered(p)))
 		return -EINVAL;
-
-	/* The caller may only ask for DISABLED. */
-	p->flags &= KPROBE_FLAG_DISABLED;
-	p->nmissed = 0;
-	INIT_LIST_HEAD(&p->list);
+	init_probe(p, on_entry);
 
 	ret = kprobe_check_site(p, &mod);
 	if (ret)
 		return ret;
 
 	mutex_lock(&kprobe_mutex);
-	if (on_entry)
-		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 	top = get_kprobe(p->addr);
 	ret = top ? join(top, p) : install(p);
 	mutex_unlock(&kprobe_mutex);
@@ -500,15 +504,15 @@ EXPORT_SYMBOL_GPL(register_kprobes);
 
 /* --- enable and disable --- */
 
-static bool all_children_off(struct kprobe *ap)
+/* Is a child of the aggregate @ap still enabled? */
+static bool any_child_on(struct kprobe *ap)
 {
 	struct kprobe *kp;
+	bool on = false;
 
-	list_for_each_entry(kp, &ap->list, list) {
-		if (!kprobe_disabled(kp))
-			return false;
-	}
-	return true;
+	list_for_each_entry(kp, &ap->list, list)
+		on |= !kprobe_disabled(kp);
+	return on;
 }
 
 /*
@@ -517,12 +521,9 @@ static bool all_children_off(struct kprobe *ap)
  */
 static struct kprobe *disable_locked(struct kprobe *p)
 {
-	struct kprobe *ap;
+	struct kprobe *ap = registered_top(p);
 	int ret;
 
-	lockdep_assert_held(&kprobe_mutex);
-
-	ap = registered_top(p);
 	if (!ap)
 		return ERR_PTR(-EINVAL);
 	if (kprobe_disabled(p))
@@ -530,7 +531,7 @@ static struct kprobe *disable_locked(struct kprobe *p)
 
 	if (p != ap)
 		p->flags |= KPROBE_FLAG_DISABLED;
-	if (p != ap && !all_children_off(ap))
+	if (p != ap && any_child_on(ap))
 		return ap;
 
 	/* The top probe may be enabled but not armed: check both. */
@@ -554,12 +555,8 @@ static struct kprobe *disable_locked(struct kprobe *p)
  */
 int disable_kprobe(struct kprobe *kp)
 {
-	struct kprobe *ap;
-
-	mutex_lock(&kprobe_mutex);
-	ap = disable_locked(kp);
-	mutex_unlock(&kprobe_mutex);
-	return PTR_ERR_OR_ZERO(ap);
+	guard(mutex)(&kprobe_mutex);
+	return PTR_ERR_OR_ZERO(disable_locked(kp));
 }
 EXPORT_SYMBOL_GPL(disable_kprobe);
 
@@ -578,27 +575,25 @@ int enable_kprobe(struct kprobe *kp)
 {
 	struct kprobe *ap;
 	bool was_off;
-	int ret = 0;
+	int ret;
 
-	mutex_lock(&kprobe_mutex);
+	guard(mutex)(&kprobe_mutex);
 	ap = registered_top(kp);
-	if (!ap || kprobe_gone(kp)) {
-		ret = -EINVAL;
-		goto out;
-	}
+	if (!ap || kprobe_gone(kp))
+		return -EINVAL;
+
 	was_off = kprobe_disabled(ap);
 	kp->flags &= ~KPROBE_FLAG_DISABLED;
 	ap->flags &= ~KPROBE_FLAG_DISABLED;
 	if (!was_off || kprobes_all_disarmed)
-		goto out;
+		return 0;
 
 	ret = kprobe_arm(ap);
 	if (ret) {
-		ap->flags |= KPROBE_FLAG_DISABLED;
+		/* As it was: @kp alone, or the aggregate's only enabled child. */
 		kp->flags |= KPROBE_FLAG_DISABLED;
+		ap->flags |= KPROBE_FLAG_DISABLED;
 	}
-out:
-	mutex_unlock(&kprobe_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(enable_kprobe);
@@ -683,23 +678,24 @@ void kprobe_unregister_finish(struct kprobe *p)
  */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
-	int i;
+	struct kprobe **end = kps + max(num, 0);
+	struct kprobe **kpp;
 
-	if (num <= 0)
+	scoped_guard(mutex, &kprobe_mutex) {
+		for (kpp = kps; kpp < end; kpp++) {
+			if (kprobe_unregister_begin(*kpp) < 0)
+				(*kpp)->addr = NULL;
+		}
+	}
+	if (kps == end)
 		return;
 
-	mutex_lock(&kprobe_mutex);
-	for (i = 0; i < num; i++) {
-		if (kprobe_unregister_begin(kps[i]) < 0)
-			kps[i]->addr = NULL;
-	}
-	mutex_unlock(&kprobe_mutex);
-
+	/* The one wait of the batch: no handler of theirs runs after it. */
 	synchronize_rcu();
 
-	for (i = 0; i < num; i++) {
-		if (kps[i]->addr)
-			kprobe_unregister_finish(kps[i]);
+	for (kpp = kps; kpp < end; kpp++) {
+		if ((*kpp)->addr)
+			kprobe_unregister_finish(*kpp);
 	}
 }
 EXPORT_SYMBOL_GPL(unregister_kprobes);
@@ -820,6 +816,12 @@ static int __init watch_modules(void)
 }
 #endif /* CONFIG_MODULES */
 
+static struct notifier_block kprobe_exceptions_nb = {
+	.notifier_call	= kprobe_exceptions_notify,
+	/* Before anyone else sees the trap. */
+	.priority	= 0x7fffffff,
+};
+
 static int __init init_kprobes(void)
 {
 	int err;
@@ -844,25 +846,48 @@ early_initcall(init_kprobes);
 #ifndef CONFIG_KRETPROBES
 /* Without return probes (no arch support) the API refuses them. */
 
-int register_kretprobe(struct kretprobe *rp)
-{
-	return -EOPNOTSUPP;
-}
-EXPORT_SYMBOL_GPL(register_kretprobe);
-
+/**
+ * register_kretprobes - refuse return probes: the arch has none
+ * @rps: the probes
+ * @num: how many
+ *
+ * Return: -EOPNOTSUPP.
+ */
 int register_kretprobes(struct kretprobe **rps, int num)
 {
 	return -EOPNOTSUPP;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
 
-void unregister_kretprobe(struct kretprobe *rp)
+/**
+ * register_kretprobe - refuse a return probe: the arch has none
+ * @rp: the probe
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int register_kretprobe(struct kretprobe *rp)
 {
+	return register_kretprobes(&rp, 1);
 }
-EXPORT_SYMBOL_GPL(unregister_kretprobe);
+EXPORT_SYMBOL_GPL(register_kretprobe);
 
+/**
+ * unregister_kretprobes - nothing to do: none can be registered
+ * @rps: the probes
+ * @num: how many
+ */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
 }
 EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+/**
+ * unregister_kretprobe - nothing to do: none can be registered
+ * @rp: the probe
+ */
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
 #endif /* !CONFIG_KRETPROBES */

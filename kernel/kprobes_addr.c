@@ -42,8 +42,10 @@ kprobe_opcode_t *__weak arch_adjust_kprobe_addr(unsigned long addr,
 						unsigned long offset,
 						bool *on_func_entry)
 {
-	*on_func_entry = !offset;
-	return (kprobe_opcode_t *)(addr + offset);
+	kprobe_opcode_t *probe = (kprobe_opcode_t *)(addr + offset);
+
+	*on_func_entry = offset == 0;
+	return probe;
 }
 
 /**
@@ -134,11 +136,38 @@ static bool text_reserved(kprobe_opcode_t *addr)
  * blacklisted, or a call site without CONFIG_KPROBES_ON_FTRACE; -ENOENT
  * for a module on its way out or its freed init text.
  */
-int kprobe_check_site(struct kprobe *p, struct module **modp)
+/* The text checks of kprobe_check_site(), with the text held still. */
+static int check_text(struct kprobe *p, struct module **modp)
 {
 	unsigned long addr = (unsigned long)p->addr;
 	struct module *mod = NULL;
-	int ret = 0;
+
+	if (!core_kernel_text(addr)) {
+		mod = __module_text_address(addr);
+		if (!mod)
+			return -EINVAL;
+	}
+	if (text_reserved(p->addr))
+		return -EINVAL;
+	if (!IS_ENABLED(CONFIG_MODULES) || !mod)
+		return 0;
+
+	/* The module must stay while its text is written ... */
+	if (unlikely(!try_module_get(mod)))
+		return -ENOENT;
+	/* ... and its init text is gone once it is live. */
+	if (within_module_init(addr, mod) && !module_is_coming(mod)) {
+		module_put(mod);
+		return -ENOENT;
+	}
+	*modp = mod;
+	return 0;
+}
+
+int kprobe_check_site(struct kprobe *p, struct module **modp)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	int ret;
 
 	*modp = NULL;
 	if (ftrace_location(addr) == addr) {
@@ -147,34 +176,10 @@ int kprobe_check_site(struct kprobe *p, struct module **modp)
 		p->flags |= KPROBE_FLAG_FTRACE;
 	}
 
+	/* No jump label or module may change while we look. */
 	jump_label_lock();
 	preempt_disable();
-	if (!core_kernel_text(addr)) {
-		mod = __module_text_address(addr);
-		if (!mod) {
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	if (text_reserved(p->addr)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	if (IS_ENABLED(CONFIG_MODULES) && mod) {
-		/* The module must stay while its text is written. */
-		if (unlikely(!try_module_get(mod))) {
-			ret = -ENOENT;
-			goto out;
-		}
-		/* Its init text is gone once it is live. */
-		if (within_module_init(addr, mod) && !module_is_coming(mod)) {
-			module_put(mod);
-			ret = -ENOENT;
-			goto out;
-		}
-		*modp = mod;
-	}
-out:
+	ret = check_text(p, modp);
 	preempt_enable();
 	jump_label_unlock();
 	return ret;

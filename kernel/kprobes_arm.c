@@ -14,8 +14,9 @@
  * post_handler also has FTRACE_OPS_FL_IPMODIFY, as a post_handler may
  * expect to see the pc moved (and so conflicts with live patching, as a
  * breakpoint's single step would).  Which ops a probe was armed with is
- * remembered in KPROBE_FLAG_ARMED_IPMODIFY, so that it is disarmed from
- * the same one whatever happens to its handlers meanwhile.
+ * remembered in KPROBE_FLAG_ARMED_IPMODIFY (kprobe_site_ops[] is
+ * indexed by it), so that it is disarmed from the same one whatever
+ * happens to its handlers meanwhile.
  *
  * Rules: everything here runs under kprobe_mutex.  A probe's DISABLED
  * flag is the caller's business; kprobes_all_disarmed is this layer's.
@@ -33,19 +34,19 @@
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 
-static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
-	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS,
+/*
+ * The two ops of call-site probes, by whether they may move the pc, and
+ * how many addresses each filters; an ops is registered while its count
+ * is non-zero.
+ */
+static struct ftrace_ops kprobe_site_ops[2] __read_mostly = {
+	[false]	= { .func = kprobe_ftrace_handler,
+		    .flags = FTRACE_OPS_FL_SAVE_REGS },
+	[true]	= { .func = kprobe_ftrace_handler,
+		    .flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY },
 };
 
-static struct ftrace_ops kprobe_ipmodify_ops __read_mostly = {
-	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
-};
-
-/* How many addresses each ops filters; registered while non-zero. */
-static unsigned int kprobe_ftrace_users;
-static unsigned int kprobe_ipmodify_users;
+static unsigned int kprobe_site_users[2];
 
 bool kprobe_ftrace_disabled __read_mostly;
 
@@ -64,10 +65,8 @@ void kprobe_ftrace_kill(void)
 
 static int ftrace_arm(struct kprobe *p, bool ipmodify)
 {
-	struct ftrace_ops *ops = ipmodify ? &kprobe_ipmodify_ops :
-					    &kprobe_ftrace_ops;
-	unsigned int *users = ipmodify ? &kprobe_ipmodify_users :
-					 &kprobe_ftrace_users;
+	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
+	unsigned int *users = &kprobe_site_users[ipmodify];
 	unsigned long ip = (unsigned long)p->addr;
 	int ret;
 
@@ -96,10 +95,8 @@ static int ftrace_arm(struct kprobe *p, bool ipmodify)
 static int ftrace_disarm(struct kprobe *p)
 {
 	bool ipmodify = p->flags & KPROBE_FLAG_ARMED_IPMODIFY;
-	struct ftrace_ops *ops = ipmodify ? &kprobe_ipmodify_ops :
-					    &kprobe_ftrace_ops;
-	unsigned int *users = ipmodify ? &kprobe_ipmodify_users :
-					 &kprobe_ftrace_users;
+	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
+	unsigned int *users = &kprobe_site_users[ipmodify];
 	int ret;
 
 	/* Dead ftrace calls nothing any more: that is disarmed enough. */
@@ -201,15 +198,16 @@ int kprobe_arm(struct kprobe *p)
 {
 	lockdep_assert_held(&kprobe_mutex);
 
-	if (unlikely(kprobe_ftrace(p)))
-		return ftrace_arm(p, p->post_handler != NULL);
-
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	text_arm(p);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
-	return 0;
+	if (!kprobe_ftrace(p)) {
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		text_arm(p);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+		return 0;
+	}
+	/* A post_handler may see the pc moved: the IPMODIFY ops. */
+	return ftrace_arm(p, !!p->post_handler);
 }
 
 /**
@@ -228,15 +226,15 @@ int kprobe_disarm(struct kprobe *p, bool reopt)
 {
 	lockdep_assert_held(&kprobe_mutex);
 
-	if (unlikely(kprobe_ftrace(p)))
-		return ftrace_disarm(p);
-
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	text_disarm(p, reopt);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
-	return 0;
+	if (!kprobe_ftrace(p)) {
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		text_disarm(p, reopt);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+		return 0;
+	}
+	return ftrace_disarm(p);
 }
 
 /**
@@ -252,6 +250,18 @@ void kprobe_disarm_gone(struct kprobe *p)
 {
 	if (kprobe_ftrace(p) && !kprobe_disabled(p) && !kprobes_all_disarmed)
 		ftrace_disarm(p);
+}
+
+static void report_switch(bool on, unsigned int failed, unsigned int total)
+{
+	const char *state = on ? "enabled" : "disabled";
+
+	if (!failed) {
+		pr_info("Kprobes globally %s\n", state);
+		return;
+	}
+	pr_warn("Kprobes globally %s, but %u of %u probes could not follow; debugfs kprobes/list shows which\n",
+		state, failed, total);
 }
 
 /**
@@ -285,11 +295,7 @@ int kprobes_arm_all(void)
 			ret = err;
 		}
 	}
-	if (failed)
-		pr_warn("Kprobes globally enabled, but failed to enable %u out of %u probes. Please check which kprobes are kept disabled via debugfs.\n",
-			failed, total);
-	else
-		pr_info("Kprobes globally enabled\n");
+	report_switch(true, failed, total);
 out:
 	mutex_unlock(&kprobe_mutex);
 	return ret;
@@ -311,29 +317,23 @@ int kprobes_disarm_all(void)
 	struct kprobe *p;
 	int err, ret = 0;
 
-	mutex_lock(&kprobe_mutex);
-	if (kprobes_all_disarmed) {
-		mutex_unlock(&kprobe_mutex);
-		return 0;
-	}
-
-	kprobes_all_disarmed = true;
-	for_each_top_kprobe(p, tmp) {
-		if (kprobe_disabled(p) || arch_trampoline_kprobe(p))
-			continue;
-		total++;
-		err = kprobe_disarm(p, false);
-		if (err) {
-			failed++;
-			ret = err;
+	scoped_guard(mutex, &kprobe_mutex) {
+		if (kprobes_all_disarmed)
+			return 0;
+		/* Set first: disarming then takes jumps out at once. */
+		kprobes_all_disarmed = true;
+		for_each_top_kprobe(p, tmp) {
+			if (kprobe_disabled(p) || arch_trampoline_kprobe(p))
+				continue;
+			total++;
+			err = kprobe_disarm(p, false);
+			if (err) {
+				failed++;
+				ret = err;
+			}
 		}
+		report_switch(false, failed, total);
 	}
-	if (failed)
-		pr_warn("Kprobes globally disabled, but failed to disable %u out of %u probes. Please check which kprobes are kept enabled via debugfs.\n",
-			failed, total);
-	else
-		pr_info("Kprobes globally disabled\n");
-	mutex_unlock(&kprobe_mutex);
 
 	wait_for_kprobe_optimizer();
 	return ret;

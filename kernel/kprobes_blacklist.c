@@ -30,6 +30,7 @@
 #include "kprobes_internal.h"
 
 LIST_HEAD(kprobe_blacklist);
+/* Serializes changes of kprobe_blacklist; readers use RCU. */
 DEFINE_MUTEX(kprobe_blacklist_mutex);
 
 /**
@@ -63,15 +64,18 @@ int kprobe_add_ksym_blacklist(unsigned long entry)
 	struct kprobe_blacklist_entry *ent;
 	unsigned long size = 0, offset = 0;
 
-	if (!kernel_text_address(entry) ||
-	    !kallsyms_lookup_size_offset(entry, &size, &offset))
+	if (!kernel_text_address(entry))
+		return -EINVAL;
+	if (!kallsyms_lookup_size_offset(entry, &size, &offset))
 		return -EINVAL;
 
-	ent = kmalloc(sizeof(*ent), GFP_KERNEL);
+	ent = kzalloc(sizeof(*ent), GFP_KERNEL);
 	if (!ent)
 		return -ENOMEM;
-	ent->start_addr = entry;
-	ent->end_addr = entry + size;
+	*ent = (struct kprobe_blacklist_entry) {
+		.start_addr	= entry,
+		.end_addr	= entry + size,
+	};
 
 	mutex_lock(&kprobe_blacklist_mutex);
 	list_add_tail_rcu(&ent->list, &kprobe_blacklist);
@@ -183,16 +187,19 @@ bool __weak arch_within_kprobe_blacklist(unsigned long addr)
 static bool listed(unsigned long addr)
 {
 	struct kprobe_blacklist_entry *ent;
+	bool hit = false;
 
 	if (arch_within_kprobe_blacklist(addr))
 		return true;
 
-	guard(rcu)();
+	rcu_read_lock();
 	list_for_each_entry_rcu(ent, &kprobe_blacklist, list) {
-		if (addr >= ent->start_addr && addr < ent->end_addr)
-			return true;
+		hit = ent->start_addr <= addr && addr < ent->end_addr;
+		if (hit)
+			break;
 	}
-	return false;
+	rcu_read_unlock();
+	return hit;
 }
 
 /**
@@ -243,8 +250,16 @@ int __init __weak arch_populate_kprobe_blacklist(void)
  */
 int __init kprobe_blacklist_init(void)
 {
+	/* Whole sections of the kernel no probe may go into. */
+	const unsigned long refused_sections[][2] = {
+		{ (unsigned long)__kprobes_text_start,
+		  (unsigned long)__kprobes_text_end },
+		{ (unsigned long)__noinstr_text_start,
+		  (unsigned long)__noinstr_text_end },
+	};
 	unsigned long *iter;
 	unsigned long fn;
+	unsigned int i;
 	int ret;
 
 	for (iter = __start_kprobe_blacklist; iter < __stop_kprobe_blacklist;
@@ -256,13 +271,11 @@ int __init kprobe_blacklist_init(void)
 			return ret;
 	}
 
-	ret = kprobe_add_area_blacklist((unsigned long)__kprobes_text_start,
-					(unsigned long)__kprobes_text_end);
-	if (ret)
-		return ret;
-	ret = kprobe_add_area_blacklist((unsigned long)__noinstr_text_start,
-					(unsigned long)__noinstr_text_end);
-	if (ret)
-		return ret;
+	for (i = 0; i < ARRAY_SIZE(refused_sections); i++) {
+		ret = kprobe_add_area_blacklist(refused_sections[i][0],
+						refused_sections[i][1]);
+		if (ret)
+			return ret;
+	}
 	return arch_populate_kprobe_blacklist();
 }

@@ -18,6 +18,7 @@
  * seq_file copies out after ->stop() has dropped it.
  */
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
@@ -27,17 +28,23 @@
 
 #include "kprobes_internal.h"
 
+/* Addresses print as %px would: zero-padded hex, pointer wide. */
+#define ADDR_DIGITS	((int)(2 * sizeof(void *)))
+
 static void show_one(struct seq_file *m, struct kprobe *p, struct kprobe *top,
 		     const char *sym, unsigned long offset, const char *modname)
 {
-	void *addr = kallsyms_show_value(m->file->f_cred) ? p->addr : NULL;
 	const char *type = kprobe_is_retprobe(p) ? "r" : "k";
+	unsigned long addr = 0;
 
+	if (kallsyms_show_value(m->file->f_cred))
+		addr = (unsigned long)p->addr;
 	if (sym)
-		seq_printf(m, "%px  %s  %s+0x%x  %s ", addr, type, sym,
-			   (unsigned int)offset, modname ? modname : " ");
+		seq_printf(m, "%0*lx  %s  %s+0x%x  %s ", ADDR_DIGITS, addr, type,
+			   sym, (unsigned int)offset, modname ? modname : " ");
 	else
-		seq_printf(m, "%px  %s  %pS ", addr, type, p->addr);
+		seq_printf(m, "%0*lx  %s  %pS ", ADDR_DIGITS, addr, type,
+			   p->addr);
 
 	seq_printf(m, "%s%s%s%s\n",
 		   kprobe_gone(p) ? "[GONE]" : "",
@@ -65,10 +72,15 @@ static int list_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* The registry changes only under kprobe_mutex, held from start to stop. */
+/*
+ * The registry changes only under kprobe_mutex, held from ->start() to
+ * ->stop(); a reader waiting for it can be interrupted.  ->stop() gets
+ * an ERR_PTR only when ->start() failed to lock.
+ */
 static void *list_start(struct seq_file *m, loff_t *pos)
 {
-	mutex_lock(&kprobe_mutex);
+	if (mutex_lock_interruptible(&kprobe_mutex))
+		return ERR_PTR(-EINTR);
 	return seq_hlist_start(&kprobe_registry, *pos);
 }
 
@@ -79,21 +91,28 @@ static void *list_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void list_stop(struct seq_file *m, void *v)
 {
-	mutex_unlock(&kprobe_mutex);
+	if (!IS_ERR(v))
+		mutex_unlock(&kprobe_mutex);
 }
 
 static const struct seq_operations kprobes_list_sops = {
-	.start	= list_start,
-	.next	= list_next,
-	.stop	= list_stop,
-	.show	= list_show,
+	.start = list_start, .next = list_next,
+	.stop = list_stop, .show = list_show,
 };
 DEFINE_SEQ_ATTRIBUTE(kprobes_list);
 
+/* The same for the blacklist and its own mutex. */
 static void *blacklist_start(struct seq_file *m, loff_t *pos)
 {
-	mutex_lock(&kprobe_blacklist_mutex);
+	if (mutex_lock_interruptible(&kprobe_blacklist_mutex))
+		return ERR_PTR(-EINTR);
 	return seq_list_start(&kprobe_blacklist, *pos);
+}
+
+static void blacklist_stop(struct seq_file *m, void *v)
+{
+	if (!IS_ERR(v))
+		mutex_unlock(&kprobe_blacklist_mutex);
 }
 
 static void *blacklist_next(struct seq_file *m, void *v, loff_t *pos)
@@ -101,31 +120,25 @@ static void *blacklist_next(struct seq_file *m, void *v, loff_t *pos)
 	return seq_list_next(v, &kprobe_blacklist, pos);
 }
 
-static void blacklist_stop(struct seq_file *m, void *v)
-{
-	mutex_unlock(&kprobe_blacklist_mutex);
-}
-
 static int blacklist_show(struct seq_file *m, void *v)
 {
 	struct kprobe_blacklist_entry *ent =
 		list_entry(v, struct kprobe_blacklist_entry, list);
-	void *start = (void *)ent->start_addr;
-	void *end = (void *)ent->end_addr;
+	unsigned long start = 0, end = 0;
 
 	/* The name is always shown; the range only as kallsyms would. */
-	if (!kallsyms_show_value(m->file->f_cred))
-		start = end = NULL;
-	seq_printf(m, "0x%px-0x%px\t%ps\n", start, end,
-		   (void *)ent->start_addr);
+	if (kallsyms_show_value(m->file->f_cred)) {
+		start = ent->start_addr;
+		end = ent->end_addr;
+	}
+	seq_printf(m, "0x%0*lx-0x%0*lx\t%ps\n", ADDR_DIGITS, start,
+		   ADDR_DIGITS, end, (void *)ent->start_addr);
 	return 0;
 }
 
 static const struct seq_operations kprobes_blacklist_sops = {
-	.start	= blacklist_start,
-	.next	= blacklist_next,
-	.stop	= blacklist_stop,
-	.show	= blacklist_show,
+	.start = blacklist_start, .next = blacklist_next,
+	.stop = blacklist_stop, .show = blacklist_show,
 };
 DEFINE_SEQ_ATTRIBUTE(kprobes_blacklist);
 
@@ -143,11 +156,11 @@ static ssize_t enabled_write(struct file *file, const char __user *buf,
 	bool enable;
 	int ret;
 
+	/* 1/0, y/n, on/off, as any debugfs boolean. */
 	ret = kstrtobool_from_user(buf, count, &enable);
-	if (ret)
-		return ret;
-	ret = enable ? kprobes_arm_all() : kprobes_disarm_all();
-	return ret ? ret : count;
+	if (!ret)
+		ret = enable ? kprobes_arm_all() : kprobes_disarm_all();
+	return ret ?: count;
 }
 
 static const struct file_operations kprobes_enabled_fops = {
@@ -158,12 +171,21 @@ static const struct file_operations kprobes_enabled_fops = {
 
 static int __init kprobes_debugfs_init(void)
 {
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "list",	0400, &kprobes_list_fops },
+		{ "enabled",	0600, &kprobes_enabled_fops },
+		{ "blacklist",	0400, &kprobes_blacklist_fops },
+	};
 	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
+	unsigned int i;
 
-	debugfs_create_file("list", 0400, dir, NULL, &kprobes_list_fops);
-	debugfs_create_file("enabled", 0600, dir, NULL, &kprobes_enabled_fops);
-	debugfs_create_file("blacklist", 0400, dir, NULL,
-			    &kprobes_blacklist_fops);
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		debugfs_create_file(files[i].name, files[i].mode, dir, NULL,
+				    files[i].fops);
 	return 0;
 }
 late_initcall(kprobes_debugfs_init);

@@ -76,11 +76,20 @@ static kprobe_opcode_t *slot_addr(struct kprobe_insn_cache *c,
 	return pg->base + i * c->insn_size;
 }
 
-static bool page_holds(struct kprobe_slot_page *pg, unsigned long addr)
+/* The page of @c that holds @addr; under c->mutex or RCU. */
+static struct kprobe_slot_page *page_of(struct kprobe_insn_cache *c,
+					unsigned long addr)
 {
-	unsigned long start = (unsigned long)pg->base;
+	struct kprobe_slot_page *pg;
+	unsigned long start;
 
-	return addr >= start && addr < start + PAGE_SIZE;
+	list_for_each_entry_rcu(pg, &c->pages, node,
+				lockdep_is_held(&c->mutex)) {
+		start = (unsigned long)pg->base;
+		if (addr - start < PAGE_SIZE)
+			return pg;
+	}
+	return NULL;
 }
 
 /**
@@ -97,6 +106,7 @@ void * __weak alloc_insn_page(void)
 	return execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
 }
 
+/* Pages of either cache go back to execmem. */
 static void free_insn_page(void *page)
 {
 	execmem_free(page);
@@ -205,14 +215,17 @@ static kprobe_opcode_t *take_new_page(struct kprobe_insn_cache *c)
 	unsigned int n = slots_in_page(c);
 	struct kprobe_slot_page *pg;
 
-	pg = kzalloc(struct_size(pg, map, 2 * BITS_TO_LONGS(n)), GFP_KERNEL);
-	if (!pg)
+	void *base = c->alloc();
+
+	if (!base)
 		return NULL;
-	pg->base = c->alloc();
-	if (!pg->base) {
-		kfree(pg);
+	pg = kzalloc(struct_size(pg, map, 2 * BITS_TO_LONGS(n)), GFP_KERNEL);
+	if (!pg) {
+		c->free(base);
 		return NULL;
 	}
+	pg->base = base;
+	/* The new page's first slot is the one asked for. */
 	__set_bit(0, taken_map(pg));
 	pg->nr_taken = 1;
 	list_add_rcu(&pg->node, &c->pages);
@@ -262,14 +275,10 @@ void __free_insn_slot(struct kprobe_insn_cache *c,
 	unsigned int i;
 
 	mutex_lock(&c->mutex);
-	list_for_each_entry(pg, &c->pages, node) {
-		if (page_holds(pg, (unsigned long)slot))
-			goto found;
-	}
-	WARN(1, "kprobes: slot %px is not in cache %s\n", slot, c->sym);
-	goto out;
+	pg = page_of(c, (unsigned long)slot);
+	if (WARN(!pg, "kprobes: slot %p is not in cache %s\n", slot, c->sym))
+		goto out;
 
-found:
 	i = (slot - pg->base) / c->insn_size;
 	if (WARN_ON_ONCE(!test_bit(i, taken_map(pg)) ||
 			 test_bit(i, dirty_map(c, pg))))
@@ -299,18 +308,8 @@ out:
  */
 bool __is_insn_slot_addr(struct kprobe_insn_cache *c, unsigned long addr)
 {
-	struct kprobe_slot_page *pg;
-	bool found = false;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(pg, &c->pages, node) {
-		if (page_holds(pg, addr)) {
-			found = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return found;
+	guard(rcu)();
+	return page_of(c, addr);
 }
 
 /**
@@ -327,23 +326,24 @@ bool __is_insn_slot_addr(struct kprobe_insn_cache *c, unsigned long addr)
 int kprobe_cache_get_kallsym(struct kprobe_insn_cache *c, unsigned int *symnum,
 			     unsigned long *value, char *type, char *sym)
 {
-	struct kprobe_slot_page *pg;
-	int ret = -ERANGE;
+	struct kprobe_slot_page *pg, *found = NULL;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(pg, &c->pages, node) {
-		if (*symnum) {
-			(*symnum)--;
-			continue;
+		if (!*symnum) {
+			found = pg;
+			*value = (unsigned long)pg->base;
+			break;
 		}
-		*value = (unsigned long)pg->base;
-		*type = 't';
-		strscpy(sym, c->sym, KSYM_NAME_LEN);
-		ret = 0;
-		break;
+		(*symnum)--;
 	}
 	rcu_read_unlock();
-	return ret;
+	if (!found)
+		return -ERANGE;
+
+	*type = 't';
+	strscpy(sym, c->sym, KSYM_NAME_LEN);
+	return 0;
 }
 
 void __init kprobe_insn_caches_init(void)
@@ -392,17 +392,18 @@ int __weak arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
 int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		       char *sym)
 {
+	int ret = -ERANGE;
+
 #ifdef __ARCH_WANT_KPROBES_INSN_SLOT
-	if (!kprobe_cache_get_kallsym(&kprobe_insn_slots, &symnum, value,
-				      type, sym))
-		return 0;
+	ret = kprobe_cache_get_kallsym(&kprobe_insn_slots, &symnum, value,
+				       type, sym);
 #ifdef CONFIG_OPTPROBES
-	if (!kprobe_cache_get_kallsym(&kprobe_optinsn_slots, &symnum, value,
-				      type, sym))
-		return 0;
+	if (ret)
+		ret = kprobe_cache_get_kallsym(&kprobe_optinsn_slots, &symnum,
+					       value, type, sym);
 #endif
 #endif
-	if (!arch_kprobe_get_kallsym(&symnum, value, type, sym))
-		return 0;
-	return -ERANGE;
+	if (ret && arch_kprobe_get_kallsym(&symnum, value, type, sym))
+		return -ERANGE;
+	return 0;
 }

@@ -100,6 +100,7 @@ void opt_pre_handler(struct kprobe *p, struct pt_regs *regs)
 			kp->pre_handler(kp, regs);
 	}
 }
+
 NOKPROBE_SYMBOL(opt_pre_handler);
 
 /**
@@ -207,12 +208,11 @@ bool kprobe_disarmed(struct kprobe *p)
 bool optprobe_queued_unopt(struct optimized_kprobe *op)
 {
 	struct optimized_kprobe *cur;
+	bool queued = false;
 
-	list_for_each_entry(cur, &unopt_queue, list) {
-		if (cur == op)
-			return true;
-	}
-	return false;
+	list_for_each_entry(cur, &unopt_queue, list)
+		queued |= cur == op;
+	return queued;
 }
 
 /* The armed aggregate whose jump covers @addr (not as its first byte). */
@@ -491,6 +491,7 @@ static void unoptimize_all(void)
 	pr_info("kprobe jump-optimization is disabled. All kprobes are based on software breakpoint.\n");
 }
 
+/* Serializes writers of the sysctl. */
 static DEFINE_MUTEX(opt_sysctl_mutex);
 static int opt_sysctl_value;
 
@@ -502,23 +503,22 @@ static int opt_sysctl_handler(const struct ctl_table *table, int write,
 	mutex_lock(&opt_sysctl_mutex);
 	opt_sysctl_value = READ_ONCE(opt_enabled);
 	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-	if (write && !ret) {
-		if (opt_sysctl_value)
-			optimize_all();
-		else
-			unoptimize_all();
-	}
+	/* A read or a refused value changes nothing. */
+	if (write && !ret)
+		(opt_sysctl_value ? optimize_all : unoptimize_all)();
 	mutex_unlock(&opt_sysctl_mutex);
 	return ret;
 }
 
 static struct ctl_table kprobe_opt_sysctls[] = {
 	{
+		/* 1: jumps are written; 0: all go back to breakpoints. */
 		.procname	= "kprobes-optimization",
-		.data		= &opt_sysctl_value,
-		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= opt_sysctl_handler,
+		/* An int, 0 or 1 only. */
+		.data		= &opt_sysctl_value,
+		.maxlen		= sizeof(opt_sysctl_value),
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},

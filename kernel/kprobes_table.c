@@ -37,6 +37,7 @@
 
 #include "kprobes_internal.h"
 
+/* Serializes every change of kprobes' state (kprobes_internal.h). */
 DEFINE_MUTEX(kprobe_mutex);
 HLIST_HEAD(kprobe_registry);
 bool kprobes_all_disarmed;
@@ -114,6 +115,7 @@ struct kprobe *get_kprobe(void *addr)
 	}
 	return NULL;
 }
+
 NOKPROBE_SYMBOL(get_kprobe);
 
 /* The first slot on @addr's walk that a new probe may take. */

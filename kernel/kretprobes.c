@@ -44,13 +44,13 @@ bool kprobe_is_retprobe(struct kprobe *p)
 /* Is @addr a function the arch says return probes must stay out of? */
 static bool on_kretprobe_blacklist(kprobe_opcode_t *addr)
 {
-	int i;
+	struct kretprobe_blackpoint *bp;
 
 	/* A constant 0 on most arches: no blacklist array exists there. */
 	if (!kretprobe_blacklist_size)
 		return false;
-	for (i = 0; kretprobe_blacklist[i].name; i++) {
-		if (kretprobe_blacklist[i].addr == addr)
+	for (bp = kretprobe_blacklist; bp->name; bp++) {
+		if (bp->addr == addr)
 			return true;
 	}
 	return false;
@@ -167,29 +167,29 @@ EXPORT_SYMBOL_GPL(register_kretprobes);
  */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
+	struct kretprobe *rp;
 	int i;
 
+	scoped_guard(mutex, &kprobe_mutex) {
+		for (i = 0; i < num; i++) {
+			rp = rps[i];
+			if (kprobe_unregister_begin(&rp->kp) < 0)
+				rp->kp.addr = NULL;
+			else	/* Pending returns find no handler from now on. */
+				kretprobe_pool_detach(rp);
+		}
+	}
 	if (num <= 0)
 		return;
-
-	mutex_lock(&kprobe_mutex);
-	for (i = 0; i < num; i++) {
-		if (kprobe_unregister_begin(&rps[i]->kp) < 0) {
-			rps[i]->kp.addr = NULL;
-			continue;
-		}
-		/* Pending returns find no handler from now on. */
-		kretprobe_pool_detach(rps[i]);
-	}
-	mutex_unlock(&kprobe_mutex);
 
 	synchronize_rcu();
 
 	for (i = 0; i < num; i++) {
-		if (!rps[i]->kp.addr)
-			continue;
-		kprobe_unregister_finish(&rps[i]->kp);
-		kretprobe_pool_release(rps[i]);
+		rp = rps[i];
+		if (rp->kp.addr) {
+			kprobe_unregister_finish(&rp->kp);
+			kretprobe_pool_release(rp);
+		}
 	}
 }
 EXPORT_SYMBOL_GPL(unregister_kretprobes);
@@ -209,16 +209,15 @@ EXPORT_SYMBOL_GPL(unregister_kretprobe);
 /* The arch names its blacklisted functions; find their addresses. */
 static int __init kretprobe_blacklist_init(void)
 {
-	int i;
+	struct kretprobe_blackpoint *bp;
 
 	if (!kretprobe_blacklist_size)
 		return 0;
-	for (i = 0; kretprobe_blacklist[i].name; i++) {
-		kretprobe_blacklist[i].addr =
-			kprobe_lookup_name(kretprobe_blacklist[i].name, 0);
-		if (!kretprobe_blacklist[i].addr)
-			pr_err("Failed to lookup symbol '%s' for kretprobe blacklist. Maybe the target function is removed or renamed.\n",
-			       kretprobe_blacklist[i].name);
+	for (bp = kretprobe_blacklist; bp->name; bp++) {
+		bp->addr = kprobe_lookup_name(bp->name, 0);
+		if (!bp->addr)
+			pr_err("kretprobe blacklist: no symbol '%s' (renamed or removed?)\n",
+			       bp->name);
 	}
 	return 0;
 }

@@ -6,7 +6,7 @@
  * (a struct kretprobe_instance wraps the rethook_node, followed by
  * data_size bytes) and whose data is the kretprobe.  A hit takes a node
  * and hooks the return address through it; the return runs
- * kretprobe_rethook_handler() with the function's return frame.
+ * kretprobe_on_return() with the function's return frame.
  *
  * Unregistration stops the rethook under kprobe_mutex (rethook_free():
  * its handler is cleared, so pending returns call nothing) and rethook
@@ -30,44 +30,51 @@
 int kretprobe_hit(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct kretprobe_instance *ri;
-	struct rethook_node *node;
+	struct rethook_node *node = rethook_try_get(rp->rh);
+	bool refused;
 
-	node = rethook_try_get(rp->rh);
-	if (!node) {
+	if (unlikely(!node)) {
+		/* All maxactive instances are out (or the probe is going). */
 		rp->nmissed++;
 		return 0;
 	}
-	ri = container_of(node, struct kretprobe_instance, node);
-
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		rethook_recycle(node);
+	refused = rp->entry_handler &&
+		  rp->entry_handler(container_of(node, struct kretprobe_instance,
+						 node), regs);
+	if (!refused) {
+		/* On a call site the return address is where the call left it. */
+		rethook_hook(node, regs, kprobe_ftrace(p));
 		return 0;
 	}
-	/* On a call site the return address is where the call left it. */
-	rethook_hook(node, regs, kprobe_ftrace(p));
+	rethook_recycle(node);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_hit);
 
-static void kretprobe_rethook_handler(struct rethook_node *node, void *data,
-				      unsigned long ret_addr,
-				      struct pt_regs *regs)
+/*
+ * The rethook handler: a hooked function returns, with @regs its return
+ * frame.  The handler runs as its probe would, with kprobes busy.
+ */
+static void kretprobe_on_return(struct rethook_node *node, void *data,
+				unsigned long ret_addr, struct pt_regs *regs)
 {
+	struct kretprobe_instance *ri =
+		container_of(node, struct kretprobe_instance, node);
 	struct kretprobe *rp = data;
-	struct kprobe_ctlblk *kcb;
 
 	/* data is the kretprobe for the rethook's whole life. */
-	if (WARN_ON_ONCE(!rp) || !rp->handler)
+	if (WARN_ON_ONCE(!rp))
 		return;
-
-	__this_cpu_write(current_kprobe, &rp->kp);
-	kcb = get_kprobe_ctlblk();
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	rp->handler(container_of(node, struct kretprobe_instance, node), regs);
-	__this_cpu_write(current_kprobe, NULL);
+	if (rp->handler) {
+		get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+		__this_cpu_write(current_kprobe, &rp->kp);
+		rp->handler(ri, regs);
+		__this_cpu_write(current_kprobe, NULL);
+	}
 }
-NOKPROBE_SYMBOL(kretprobe_rethook_handler);
+
+NOKPROBE_SYMBOL(kretprobe_on_return);
 
 /**
  * kretprobe_pool_create - allocate a return probe's instances
@@ -79,7 +86,7 @@ int kretprobe_pool_create(struct kretprobe *rp)
 {
 	struct rethook *rh;
 
-	rh = rethook_alloc(rp, kretprobe_rethook_handler,
+	rh = rethook_alloc(rp, kretprobe_on_return,
 			   sizeof(struct kretprobe_instance) + rp->data_size,
 			   rp->maxactive);
 	if (IS_ERR(rh)) {

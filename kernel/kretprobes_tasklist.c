@@ -32,14 +32,14 @@
 
 #include "kprobes_internal.h"
 
+/* objpool callbacks: each instance knows its holder ... */
 static int instance_init(void *obj, void *context)
 {
-	struct kretprobe_instance *ri = obj;
-
-	ri->rph = context;
+	((struct kretprobe_instance *)obj)->rph = context;
 	return 0;
 }
 
+/* ... which goes with the pool's last object. */
 static int holder_release(struct objpool_head *head, void *context)
 {
 	kfree(context);
@@ -89,12 +89,10 @@ void kretprobe_pool_detach(struct kretprobe *rp)
  */
 void kretprobe_pool_release(struct kretprobe *rp)
 {
-	struct kretprobe_holder *rph = rp->rph;
-
-	if (!rph)
-		return;
+	/* Frees the pool now, or when its last instance comes back. */
+	if (rp->rph)
+		objpool_fini(&rp->rph->pool);
 	rp->rph = NULL;
-	objpool_fini(&rph->pool);
 }
 
 static void drop_instance_rcu(struct rcu_head *head)
@@ -104,6 +102,7 @@ static void drop_instance_rcu(struct rcu_head *head)
 
 	objpool_drop(ri, &ri->rph->pool);
 }
+
 NOKPROBE_SYMBOL(drop_instance_rcu);
 
 /* Give @ri back to its pool, or drop it if its probe is gone. */
@@ -114,6 +113,7 @@ static void put_instance(struct kretprobe_instance *ri)
 	else
 		call_rcu(&ri->rcu, drop_instance_rcu);
 }
+
 NOKPROBE_SYMBOL(put_instance);
 
 /**
@@ -133,14 +133,16 @@ int kretprobe_hit(struct kprobe *p, struct pt_regs *regs)
 		rp->nmissed++;
 		return 0;
 	}
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+	if (!rp->entry_handler || !rp->entry_handler(ri, regs)) {
+		/* The arch saves the return address in @ri and hooks it. */
+		arch_prepare_kretprobe(ri, regs);
+		__llist_add(&ri->llist, &current->kretprobe_instances);
+	} else {
 		objpool_push(ri, &rp->rph->pool);
-		return 0;
 	}
-	arch_prepare_kretprobe(ri, regs);
-	__llist_add(&ri->llist, &current->kretprobe_instances);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_hit);
 
 /**
@@ -165,6 +167,7 @@ void kprobe_flush_task(struct task_struct *tk)
 	}
 	kprobe_busy_end();
 }
+
 NOKPROBE_SYMBOL(kprobe_flush_task);
 
 /*
@@ -187,6 +190,7 @@ static kprobe_opcode_t *next_real_return(struct task_struct *tsk,
 	}
 	return NULL;
 }
+
 NOKPROBE_SYMBOL(next_real_return);
 
 /**
@@ -204,19 +208,19 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 				      struct llist_node **cur)
 {
 	struct kretprobe_instance *ri;
-	kprobe_opcode_t *ret;
+	kprobe_opcode_t *found = NULL;
 
 	if (WARN_ON_ONCE(!cur))
 		return 0;
-	for (;;) {
-		ret = next_real_return(tsk, cur);
-		if (!ret)
-			return 0;
-		ri = container_of(*cur, struct kretprobe_instance, llist);
-		if (ri->fp == fp)
-			return (unsigned long)ret;
-	}
+	/* Frames below @fp come first on the list: pass over them. */
+	do {
+		found = next_real_return(tsk, cur);
+		ri = found ? container_of(*cur, struct kretprobe_instance,
+					  llist) : NULL;
+	} while (ri && ri->fp != fp);
+	return (unsigned long)found;
 }
+
 NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 
 /**
@@ -230,6 +234,42 @@ void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
 					kprobe_opcode_t *correct_ret_addr)
 {
 }
+
+/* Call the handler of @ri, as if its probe were running. */
+static void run_return_handler(struct kretprobe_instance *ri,
+			       struct pt_regs *regs, kprobe_opcode_t *ret_addr)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kprobe *outer;
+
+	if (!rp || !rp->handler)
+		return;
+	outer = kprobe_running();
+	__this_cpu_write(current_kprobe, &rp->kp);
+	ri->ret_addr = ret_addr;
+	rp->handler(ri, regs);
+	__this_cpu_write(current_kprobe, outer);
+}
+
+NOKPROBE_SYMBOL(run_return_handler);
+
+/* Cut the list of current's instances after @last; give back the rest. */
+static void pop_frame(struct llist_node *last)
+{
+	struct llist_node *node = current->kretprobe_instances.first;
+	struct llist_node *next;
+
+	current->kretprobe_instances.first = last->next;
+	last->next = NULL;
+	while (node) {
+		next = node->next;
+		put_instance(container_of(node, struct kretprobe_instance,
+					  llist));
+		node = next;
+	}
+}
+
+NOKPROBE_SYMBOL(pop_frame);
 
 /**
  * __kretprobe_trampoline_handler - run the handlers of a returning frame
@@ -245,14 +285,13 @@ void __weak arch_kretprobe_fixup_return(struct pt_regs *regs,
 unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs,
 					     void *frame_pointer)
 {
-	struct llist_node *last = NULL, *node, *next;
+	struct llist_node *oldest = NULL, *node;
 	struct kretprobe_instance *ri;
 	kprobe_opcode_t *ret_addr;
-	struct kprobe *prev;
-	struct kretprobe *rp;
 
 	/* The oldest instance of this frame holds the real address. */
-	ret_addr = next_real_return(current, &last);
+	ret_addr = next_real_return(current, &oldest);
+	/* No address to return to: nothing sane can follow. */
 	if (!ret_addr) {
 		pr_err("kretprobe: Return address not found, not execute handler. Maybe there is a bug in the kernel.\n");
 		BUG();
@@ -260,34 +299,18 @@ unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs,
 	/* Stack traces taken by the handlers start at the real caller. */
 	instruction_pointer_set(regs, (unsigned long)ret_addr);
 
-	for (node = current->kretprobe_instances.first; node;
-	     node = node->next) {
+	node = current->kretprobe_instances.first;
+	do {
 		ri = container_of(node, struct kretprobe_instance, llist);
 		if (WARN_ON_ONCE(ri->fp != frame_pointer))
 			break;
-		rp = get_kretprobe(ri);
-		if (rp && rp->handler) {
-			prev = kprobe_running();
-			__this_cpu_write(current_kprobe, &rp->kp);
-			ri->ret_addr = ret_addr;
-			rp->handler(ri, regs);
-			__this_cpu_write(current_kprobe, prev);
-		}
-		if (node == last)
-			break;
-	}
+		run_return_handler(ri, regs, ret_addr);
+		node = node->next;
+	} while (ri != container_of(oldest, struct kretprobe_instance, llist));
 
 	arch_kretprobe_fixup_return(regs, ret_addr);
-
-	/* Unlink the frame's instances, then give them back. */
-	node = current->kretprobe_instances.first;
-	current->kretprobe_instances.first = last->next;
-	last->next = NULL;
-	for (; node; node = next) {
-		next = node->next;
-		put_instance(container_of(node, struct kretprobe_instance,
-					  llist));
-	}
+	pop_frame(oldest);
 	return (unsigned long)ret_addr;
 }
+
 NOKPROBE_SYMBOL(__kretprobe_trampoline_handler);
