@@ -39,6 +39,7 @@
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 
@@ -79,8 +80,9 @@ static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
 	struct kprobe *kp;
 
 	list_for_each_entry_rcu(kp, &p->list, list) {
-		if (kp->post_handler && likely(!kprobe_disabled(kp)))
-			kp->post_handler(kp, regs, flags);
+		if (unlikely(kprobe_disabled(kp)) || !kp->post_handler)
+			continue;
+		kp->post_handler(kp, regs, flags);
 	}
 }
 
@@ -303,9 +305,9 @@ static int revive_gone(struct kprobe *ap, struct kprobe *p)
 /* A shell gets a child again: it stays, and may keep its jump. */
 static int revive_shell(struct kprobe *ap)
 {
-	ap->flags &= ~KPROBE_FLAG_DISABLED;
 	if (!kprobe_opt_ready(ap))
 		return -EINVAL;
+	ap->flags &= ~KPROBE_FLAG_DISABLED;
 	kprobe_opt_try(ap);
 	return 0;
 }

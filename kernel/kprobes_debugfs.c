@@ -23,6 +23,7 @@
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/kstrtox.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 

@@ -62,6 +62,8 @@
 #ifndef _KERNEL_KPROBES_INTERNAL_H
 #define _KERNEL_KPROBES_INTERNAL_H
 
+#include <linux/bits.h>
+#include <linux/init.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -99,7 +101,7 @@ void kprobe_table_replace(struct kprobe *old, struct kprobe *new);
 
 int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs);
 
-static inline bool kprobe_is_aggr(struct kprobe *p)
+static nokprobe_inline bool kprobe_is_aggr(struct kprobe *p)
 {
 	return p->pre_handler == kprobe_aggr_pre_handler;
 }

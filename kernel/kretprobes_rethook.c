@@ -12,6 +12,7 @@
  * its handler is cleared, so pending returns call nothing) and rethook
  * frees the pool once the last pending node comes back.
  */
+#include <linux/err.h>
 #include <linux/kprobes.h>
 #include <linux/rethook.h>
 

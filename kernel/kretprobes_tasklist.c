@@ -26,6 +26,7 @@
 #include <linux/kprobes.h>
 #include <linux/llist.h>
 #include <linux/objpool.h>
+#include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
