@@ -62,27 +62,30 @@
 int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kprobe *kp;
+	int taken = 0;
 
 	list_for_each_entry_rcu(kp, &p->list, list) {
-		if (!kp->pre_handler || unlikely(kprobe_disabled(kp)))
-			continue;
-		if (kp->pre_handler(kp, regs))
-			return 1;
+		if (kp->pre_handler && likely(!kprobe_disabled(kp)))
+			taken = kp->pre_handler(kp, regs);
+		if (taken)
+			break;
 	}
-	return 0;
+	return taken ? 1 : 0;
 }
 
 NOKPROBE_SYMBOL(kprobe_aggr_pre_handler);
 
+/* The post_handler of an aggregate: every enabled child's, in order. */
 static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
 			      unsigned long flags)
 {
+	kprobe_post_handler_t post;
 	struct kprobe *kp;
 
 	list_for_each_entry_rcu(kp, &p->list, list) {
-		if (unlikely(kprobe_disabled(kp)) || !kp->post_handler)
-			continue;
-		kp->post_handler(kp, regs, flags);
+		post = kprobe_disabled(kp) ? NULL : kp->post_handler;
+		if (post)
+			post(kp, regs, flags);
 	}
 }
 
@@ -321,69 +324,80 @@ static void unjoin(struct kprobe *ap, struct kprobe *p)
 	INIT_LIST_HEAD(&p->list);
 }
 
-/* Add @p to the addresses's top probe @top, making an aggregate if needed. */
-static int join(struct kprobe *top, struct kprobe *p)
+/*
+ * The part of join() that may write text: find or make the aggregate of
+ * @top's address, bring it back to life if it was a shell or GONE, and
+ * link @p to it.  Returns the aggregate or an ERR_PTR.
+ */
+static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
 {
 	struct kprobe *ap = top;
-	int ret = 0;
-
-	cpus_read_lock();
-	jump_label_lock();
-	mutex_lock(&text_mutex);
+	int ret;
 
 	if (!kprobe_is_aggr(top)) {
 		ap = kprobe_aggr_alloc(top);
-		if (!ap) {
-			ret = -ENOMEM;
-			goto out;
-		}
+		if (!ap)
+			return ERR_PTR(-ENOMEM);
 		aggr_adopt(ap, top);
 	} else if (kprobe_is_shell(ap) && !kprobe_gone(ap)) {
 		ret = revive_shell(ap);
 		if (ret)
-			goto out;
+			return ERR_PTR(ret);
 	}
-
 	if (kprobe_gone(ap)) {
 		ret = revive_gone(ap, p);
 		if (ret)
-			goto out;
+			return ERR_PTR(ret);
 	}
 
 	share_insn(ap, p);
-	/* A post_handler needs the single step: no jump from now on. */
-	if (p->post_handler)
+	if (p->post_handler) {
+		/* A post_handler needs the single step: no jump from now on. */
 		kprobe_opt_cancel(ap, true);
-	list_add_rcu(&p->list, &ap->list);
-	if (p->post_handler)
 		ap->post_handler = aggr_post_handler;
-out:
+	}
+	list_add_rcu(&p->list, &ap->list);
+	return ap;
+}
+
+/* Add @p to the address's top probe @top, making an aggregate if needed. */
+static int join(struct kprobe *top, struct kprobe *p)
+{
+	struct kprobe *ap;
+	int ret;
+
+	cpus_read_lock();
+	jump_label_lock();
+	mutex_lock(&text_mutex);
+	ap = link_child(top, p);
 	mutex_unlock(&text_mutex);
 	jump_label_unlock();
 	cpus_read_unlock();
-	if (ret)
-		return ret;
+	if (IS_ERR(ap))
+		return PTR_ERR(ap);
 
-	if (kprobe_disabled(ap) && !kprobe_disabled(p)) {
-		ap->flags &= ~KPROBE_FLAG_DISABLED;
-		if (kprobes_all_disarmed)
-			return 0;
-		ret = kprobe_arm(ap);
-		if (ret) {
-			ap->flags |= KPROBE_FLAG_DISABLED;
+	if (!kprobe_disabled(ap) || kprobe_disabled(p)) {
+		/* Armed as it was; only its call-site ops may have to change. */
+		ret = kprobe_ftrace_sync_ops(ap);
+		if (ret)
 			unjoin(ap, p);
-		}
 		return ret;
 	}
 
-	ret = kprobe_ftrace_sync_ops(ap);
-	if (ret)
+	/* @p is the first enabled probe of the address. */
+	ap->flags &= ~KPROBE_FLAG_DISABLED;
+	if (kprobes_all_disarmed)
+		return 0;
+	ret = kprobe_arm(ap);
+	if (ret) {
+		ap->flags |= KPROBE_FLAG_DISABLED;
 		unjoin(ap, p);
+	}
 	return ret;
 }
 
-/* Put the lone probe @p, whose address has no top probe, in the table. */
-static int install(struct kprobe *p)
+/* Let the arch copy @p's instruction (or check its call site). */
+static int prepare_locked(struct kprobe *p)
 {
 	int ret;
 
@@ -392,28 +406,33 @@ static int install(struct kprobe *p)
 	ret = prepare_probe(p);
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
+	return ret;
+}
+
+/* Put the lone probe @p, whose address has no top probe, in the table. */
+static int install(struct kprobe *p)
+{
+	bool arm = !kprobes_all_disarmed && !kprobe_disabled(p);
+	int ret = prepare_locked(p);
+
 	if (ret)
 		return ret;
-
 	ret = kprobe_table_insert(p);
-	if (ret)
-		goto remove;
-
-	if (!kprobes_all_disarmed && !kprobe_disabled(p)) {
+	if (!ret && arm) {
 		ret = kprobe_arm(p);
 		if (ret) {
+			/* A hit may have found it meanwhile. */
 			kprobe_table_remove(p);
 			synchronize_rcu();
-			goto remove;
 		}
+	}
+	if (ret) {
+		arch_remove_kprobe(p);
+		return ret;
 	}
 
 	try_optimizable(p);
 	return 0;
-
-remove:
-	arch_remove_kprobe(p);
-	return ret;
 }
 
 /* The core's fields of a probe about to be registered. */
@@ -531,21 +550,25 @@ static struct kprobe *disable_locked(struct kprobe *p)
 	if (kprobe_disabled(p))
 		return ap;
 
-	if (p != ap)
+	if (p != ap) {
 		p->flags |= KPROBE_FLAG_DISABLED;
-	if (p != ap && any_child_on(ap))
-		return ap;
-
-	/* The top probe may be enabled but not armed: check both. */
-	if (!kprobes_all_disarmed && !kprobe_disabled(ap)) {
-		ret = kprobe_disarm(ap, true);
-		if (ret) {
-			p->flags &= ~KPROBE_FLAG_DISABLED;
-			return ERR_PTR(ret);
-		}
+		if (any_child_on(ap))
+			return ap;
 	}
-	ap->flags |= KPROBE_FLAG_DISABLED;
-	return ap;
+
+	/*
+	 * Nothing at the address runs any more.  The top probe is armed
+	 * only if it is enabled and not everything is disarmed.
+	 */
+	ret = 0;
+	if (!kprobe_disabled(ap) && !kprobes_all_disarmed)
+		ret = kprobe_disarm(ap, true);
+	if (!ret) {
+		ap->flags |= KPROBE_FLAG_DISABLED;
+		return ap;
+	}
+	p->flags &= ~KPROBE_FLAG_DISABLED;
+	return ERR_PTR(ret);
 }
 
 /**
@@ -724,15 +747,19 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  */
 static void kill_probe(struct kprobe *p)
 {
+	bool aggr = kprobe_is_aggr(p);
 	struct kprobe *kp;
 
-	lockdep_assert_held(&kprobe_mutex);
-
+	/* ftrace still knows a call site now, and must forget it. */
 	kprobe_disarm_gone(p);
-	p->flags |= KPROBE_FLAG_GONE;
-	if (kprobe_is_aggr(p)) {
+
+	if (aggr) {
 		list_for_each_entry(kp, &p->list, list)
 			kp->flags |= KPROBE_FLAG_GONE;
+	}
+	p->flags |= KPROBE_FLAG_GONE;
+	if (aggr) {
+		/* No child runs: neither must the aggregate's handlers. */
 		p->post_handler = NULL;
 		kprobe_opt_kill(p);
 	}
@@ -773,32 +800,36 @@ void kprobe_free_init_mem(void)
  * marked GONE.
  */
 static int kprobes_module_notify(struct notifier_block *nb,
-				 unsigned long val, void *data)
+				 unsigned long state, void *data)
 {
+	bool going = state == MODULE_STATE_GOING;
 	struct module *mod = data;
 	struct hlist_node *tmp;
 	struct kprobe *p;
 	unsigned long a;
 
-	if (val == MODULE_STATE_COMING) {
+	switch (state) {
+	case MODULE_STATE_COMING:
 		kprobe_blacklist_add_module(mod);
 		return NOTIFY_DONE;
-	}
-	if (val != MODULE_STATE_LIVE && val != MODULE_STATE_GOING)
+	case MODULE_STATE_LIVE:
+	case MODULE_STATE_GOING:
+		break;
+	default:
 		return NOTIFY_DONE;
-
-	mutex_lock(&kprobe_mutex);
-	for_each_top_kprobe(p, tmp) {
-		a = (unsigned long)p->addr;
-		if (kprobe_gone(p))
-			continue;
-		if (within_module_init(a, mod) ||
-		    (val == MODULE_STATE_GOING && within_module_core(a, mod)))
-			kill_probe(p);
 	}
-	mutex_unlock(&kprobe_mutex);
 
-	if (val == MODULE_STATE_GOING)
+	scoped_guard(mutex, &kprobe_mutex) {
+		for_each_top_kprobe(p, tmp) {
+			a = (unsigned long)p->addr;
+			if (kprobe_gone(p))
+				continue;
+			if (within_module_init(a, mod) ||
+			    (going && within_module_core(a, mod)))
+				kill_probe(p);
+		}
+	}
+	if (going)
 		kprobe_blacklist_remove_module(mod);
 	return NOTIFY_DONE;
 }

@@ -214,7 +214,6 @@ static kprobe_opcode_t *take_new_page(struct kprobe_insn_cache *c)
 {
 	unsigned int n = slots_in_page(c);
 	struct kprobe_slot_page *pg;
-
 	void *base = c->alloc();
 
 	if (!base)
