@@ -1,0 +1,926 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kprobes core: registering and unregistering probes, several probes
+ * on one address, enabling and disabling them, and probes whose text is
+ * freed.
+ *
+ * The first probe at an address goes into the table (kprobes_table.c)
+ * as it is.  The second one makes an aggregate: a probe of ours that
+ * takes the first one's place in the table and calls each child's
+ * handlers (kprobe_aggr_pre_handler()).  A probe that can be optimized
+ * is made an aggregate at once (kprobes_opt.c).  Children share the
+ * aggregate's copied instruction; only the aggregate is armed.
+ *
+ * Invariants, under kprobe_mutex:
+ *  - a registered probe is a top probe in the table or a child on the
+ *    ->list of the aggregate that is; never both, never twice;
+ *  - an aggregate is DISABLED exactly when all its children are disabled
+ *    or gone (or, transiently, while it is being set up); a top probe is
+ *    armed exactly when it is not DISABLED and kprobes_all_disarmed is
+ *    false (a jump being taken out excepted, see kprobes_opt.c);
+ *  - an aggregate has a post_handler exactly when a live child has one,
+ *    and then it is never optimized;
+ *  - a GONE top probe has no instruction slot and is never armed again.
+ *
+ * Removal guarantee: unregister_kprobe(s)() takes the probes out of the
+ * table and the aggregates under kprobe_mutex, disarming what needs it,
+ * then waits once with synchronize_rcu() before it frees anything or
+ * returns.  A handler is only ever called by a hit that found the probe
+ * in the table or on an aggregate's list under RCU, so none is running or
+ * can start after the wait.
+ */
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/bug.h>
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/jump_label.h>
+#include <linux/kdebug.h>
+#include <linux/kprobes.h>
+#include <linux/memory.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+
+#include <asm/sections.h>
+
+#include "kprobes_internal.h"
+
+/* --- the hit path --- */
+
+/**
+ * kprobe_aggr_pre_handler - the pre_handler of an aggregate
+ * @p: the aggregate that was hit
+ * @regs: the frame of the hit
+ *
+ * Calls each enabled child's pre_handler, in list order, until one
+ * returns non-zero (it took over the hit: the rest are skipped).
+ *
+ * Return: 1 if a child took over, 0 otherwise.
+ */
+int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kprobe *kp;
+	int taken = 0;
+
+	list_for_each_entry_rcu(kp, &p->list, list) {
+		if (kp->pre_handler && likely(!kprobe_disabled(kp)))
+			taken = kp->pre_handler(kp, regs);
+		if (taken)
+			break;
+	}
+	return taken ? 1 : 0;
+}
+
+NOKPROBE_SYMBOL(kprobe_aggr_pre_handler);
+
+/* The post_handler of an aggregate: every enabled child's, in order. */
+static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags)
+{
+	kprobe_post_handler_t post;
+	struct kprobe *kp;
+
+	list_for_each_entry_rcu(kp, &p->list, list) {
+		post = kprobe_disabled(kp) ? NULL : kp->post_handler;
+		if (post)
+			post(kp, regs, flags);
+	}
+}
+
+NOKPROBE_SYMBOL(aggr_post_handler);
+
+/**
+ * kprobes_inc_nmissed_count - count a hit whose handlers could not run
+ * @p: the top probe that was hit
+ *
+ * Counts it on @p, or on every child when @p is an aggregate.
+ *
+ * Context: the hit path.
+ */
+void kprobes_inc_nmissed_count(struct kprobe *p)
+{
+	struct kprobe *kp;
+
+	if (kprobe_is_aggr(p)) {
+		/* Every child missed it. */
+		list_for_each_entry_rcu(kp, &p->list, list)
+			kp->nmissed++;
+	} else {
+		p->nmissed++;
+	}
+}
+
+NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
+
+/*
+ * What kprobe_running() shows while kprobe_busy_begin() is in effect:
+ * a probe at an address nothing probes.
+ */
+static struct kprobe kprobe_busy = { .addr = (void *)get_kprobe };
+
+/**
+ * kprobe_busy_begin - make kprobes on this CPU count as running
+ *
+ * Disables preemption and sets current_kprobe to a dummy probe, so that
+ * probes hit until kprobe_busy_end() are counted as missed instead of
+ * run.  For handlers that run outside a kprobe hit (return trampolines,
+ * fprobe).
+ */
+void kprobe_busy_begin(void)
+{
+	preempt_disable();
+	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+}
+
+NOKPROBE_SYMBOL(kprobe_busy_begin);
+
+/**
+ * kprobe_busy_end - end what kprobe_busy_begin() began
+ */
+void kprobe_busy_end(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+	preempt_enable();
+}
+
+NOKPROBE_SYMBOL(kprobe_busy_end);
+
+/**
+ * dump_kprobe - print a probe's whereabouts, for fatal errors
+ * @kp: the probe
+ */
+void dump_kprobe(struct kprobe *kp)
+{
+	pr_err("kprobe %p at %pS (symbol %s, offset 0x%x)\n", kp, kp->addr,
+	       kp->symbol_name ? kp->symbol_name : "(none)", kp->offset);
+}
+
+NOKPROBE_SYMBOL(dump_kprobe);
+
+/**
+ * kprobe_exceptions_notify - the die notifier of kprobes
+ * @nb: the notifier block
+ * @event: the die event
+ * @args: its struct die_args
+ *
+ * An arch that takes its breakpoint or single-step traps through the die
+ * chain overrides it; kprobes' notifier is called before any other.
+ *
+ * Return: NOTIFY_DONE (the default).
+ */
+int __weak kprobe_exceptions_notify(struct notifier_block *nb,
+				    unsigned long event, void *args)
+{
+	/* Not ours to handle: let the rest of the chain see it. */
+	return NOTIFY_DONE;
+}
+
+NOKPROBE_SYMBOL(kprobe_exceptions_notify);
+
+/* --- aggregates --- */
+
+/* The top probe @p is registered under, or NULL. */
+static struct kprobe *registered_top(struct kprobe *p)
+{
+	struct kprobe *ap, *kp;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	ap = get_kprobe(p->addr);
+	if (!ap || ap == p)
+		return ap;
+	if (!kprobe_is_aggr(ap))
+		return NULL;
+	list_for_each_entry(kp, &ap->list, list) {
+		if (kp == p)
+			return ap;
+	}
+	return NULL;
+}
+
+/**
+ * kprobe_is_registered - is a probe registered
+ * @p: the probe
+ *
+ * Context: process context; takes kprobe_mutex.
+ * Return: true if @p is a top probe or a child of one.
+ */
+bool kprobe_is_registered(struct kprobe *p)
+{
+	guard(mutex)(&kprobe_mutex);
+	return registered_top(p);
+}
+
+/* Give @to the copied instruction of @from. */
+static void share_insn(struct kprobe *from, struct kprobe *to)
+{
+	to->opcode = from->opcode;
+	to->ainsn = from->ainsn;
+}
+
+/* Set the aggregate's post_handler from its live children's. */
+static void update_aggr_post(struct kprobe *ap)
+{
+	struct kprobe *kp;
+
+	ap->post_handler = NULL;
+	list_for_each_entry(kp, &ap->list, list) {
+		if (kp->post_handler && !kprobe_gone(kp)) {
+			ap->post_handler = aggr_post_handler;
+			return;
+		}
+	}
+}
+
+/*
+ * Let the new aggregate @ap (from kprobe_aggr_alloc()) take the place of
+ * the top probe @p, which becomes its first child.
+ */
+static void aggr_adopt(struct kprobe *ap, struct kprobe *p)
+{
+	share_insn(p, ap);
+	flush_insn_slot(ap);
+	ap->addr = p->addr;
+	ap->flags = p->flags & ~KPROBE_FLAG_OPTIMIZED;
+	p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
+	ap->pre_handler = kprobe_aggr_pre_handler;
+	INIT_LIST_HEAD(&ap->list);
+	INIT_HLIST_NODE(&ap->hlist);
+	list_add_rcu(&p->list, &ap->list);
+	update_aggr_post(ap);
+
+	kprobe_table_replace(p, ap);
+}
+
+/*
+ * Make the freshly inserted lone probe @p an aggregate if a jump buffer
+ * can be built for it, so that the optimizer may take it.
+ */
+static void try_optimizable(struct kprobe *p)
+{
+	struct kprobe *ap;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || kprobe_ftrace(p))
+		return;
+
+	cpus_read_lock();
+	jump_label_lock();
+	mutex_lock(&text_mutex);
+	ap = kprobe_aggr_alloc(p);
+	if (ap && kprobe_opt_ready(ap)) {
+		aggr_adopt(ap, p);
+		kprobe_opt_try(ap);
+	} else if (ap) {
+		kprobe_aggr_free(ap);
+	}
+	mutex_unlock(&text_mutex);
+	jump_label_unlock();
+	cpus_read_unlock();
+}
+
+static int prepare_probe(struct kprobe *p)
+{
+	if (kprobe_ftrace(p))
+		return arch_prepare_kprobe_ftrace(p);
+	return arch_prepare_kprobe(p);
+}
+
+/* A GONE aggregate whose address has text again gets a new slot. */
+static int revive_gone(struct kprobe *ap, struct kprobe *p)
+{
+	int ret;
+
+	ap->flags &= ~KPROBE_FLAG_FTRACE;
+	ap->flags |= p->flags & KPROBE_FLAG_FTRACE;
+	ret = prepare_probe(ap);
+	if (ret) {
+		/* Still GONE; unregistering its children frees it. */
+		return ret;
+	}
+	kprobe_opt_prepare(ap);
+	ap->flags = (ap->flags & ~KPROBE_FLAG_GONE) | KPROBE_FLAG_DISABLED;
+	return 0;
+}
+
+/* A shell gets a child again: it stays, and may keep its jump. */
+static int revive_shell(struct kprobe *ap)
+{
+	if (!kprobe_opt_ready(ap))
+		return -EINVAL;
+	ap->flags &= ~KPROBE_FLAG_DISABLED;
+	kprobe_opt_try(ap);
+	return 0;
+}
+
+/* Take @p back off @ap after a failed join. */
+static void unjoin(struct kprobe *ap, struct kprobe *p)
+{
+	list_del_rcu(&p->list);
+	update_aggr_post(ap);
+	synchronize_rcu();
+	INIT_LIST_HEAD(&p->list);
+}
+
+/*
+ * The part of join() that may write text: find or make the aggregate of
+ * @top's address, bring it back to life if it was a shell or GONE, and
+ * link @p to it.  Returns the aggregate or an ERR_PTR.
+ */
+static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
+{
+	struct kprobe *ap = top;
+	int ret;
+
+	if (!kprobe_is_aggr(top)) {
+		ap = kprobe_aggr_alloc(top);
+		if (!ap)
+			return ERR_PTR(-ENOMEM);
+		aggr_adopt(ap, top);
+	} else if (kprobe_is_shell(ap) && !kprobe_gone(ap)) {
+		ret = revive_shell(ap);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	if (kprobe_gone(ap)) {
+		ret = revive_gone(ap, p);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+
+	share_insn(ap, p);
+	if (p->post_handler) {
+		/* A post_handler needs the single step: no jump from now on. */
+		kprobe_opt_cancel(ap, true);
+		ap->post_handler = aggr_post_handler;
+	}
+	list_add_rcu(&p->list, &ap->list);
+	return ap;
+}
+
+/* Add @p to the address's top probe @top, making an aggregate if needed. */
+static int join(struct kprobe *top, struct kprobe *p)
+{
+	struct kprobe *ap;
+	int ret;
+
+	cpus_read_lock();
+	jump_label_lock();
+	mutex_lock(&text_mutex);
+	ap = link_child(top, p);
+	mutex_unlock(&text_mutex);
+	jump_label_unlock();
+	cpus_read_unlock();
+	if (IS_ERR(ap))
+		return PTR_ERR(ap);
+
+	if (!kprobe_disabled(ap) || kprobe_disabled(p)) {
+		/* Armed as it was; only its call-site ops may have to change. */
+		ret = kprobe_ftrace_sync_ops(ap);
+		if (ret)
+			unjoin(ap, p);
+		return ret;
+	}
+
+	/* @p is the first enabled probe of the address. */
+	ap->flags &= ~KPROBE_FLAG_DISABLED;
+	if (kprobes_all_disarmed)
+		return 0;
+	ret = kprobe_arm(ap);
+	if (ret) {
+		ap->flags |= KPROBE_FLAG_DISABLED;
+		unjoin(ap, p);
+	}
+	return ret;
+}
+
+/* Let the arch copy @p's instruction (or check its call site). */
+static int prepare_locked(struct kprobe *p)
+{
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	ret = prepare_probe(p);
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+
+/* Put the lone probe @p, whose address has no top probe, in the table. */
+static int install(struct kprobe *p)
+{
+	bool arm = !kprobes_all_disarmed && !kprobe_disabled(p);
+	int ret = prepare_locked(p);
+
+	if (ret)
+		return ret;
+	ret = kprobe_table_insert(p);
+	if (!ret && arm) {
+		ret = kprobe_arm(p);
+		if (ret) {
+			/* A hit may have found it meanwhile. */
+			kprobe_table_remove(p);
+			synchronize_rcu();
+		}
+	}
+	if (ret) {
+		arch_remove_kprobe(p);
+		return ret;
+	}
+
+	try_optimizable(p);
+	return 0;
+}
+
+/* The core's fields of a probe about to be registered. */
+static void init_probe(struct kprobe *p, bool on_entry)
+{
+	/* The caller may only ask for DISABLED. */
+	p->flags = (p->flags & KPROBE_FLAG_DISABLED) |
+		   (on_entry ? KPROBE_FLAG_ON_FUNC_ENTRY : 0);
+	INIT_LIST_HEAD(&p->list);
+	p->nmissed = 0;
+}
+
+/**
+ * register_kprobe - register a probe
+ * @p: the probe; exactly one of @p->addr and @p->symbol_name set, with
+ *	@p->offset, the handlers, and KPROBE_FLAG_DISABLED in @p->flags if
+ *	it should start disabled
+ *
+ * On success the probe is armed (unless it starts disabled or all probes
+ * are disarmed) and @p->addr holds the probed address.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL for a bad description, a place that is not an
+ * instruction boundary or may not be probed, or a probe that is already
+ * registered; -ENOENT for an unknown symbol or text of a module on its
+ * way out (or its freed init text); -ENOMEM; or the arch's error.
+ */
+int register_kprobe(struct kprobe *p)
+{
+	struct module *mod = NULL;
+	kprobe_opcode_t *addr;
+	struct kprobe *top;
+	bool on_entry;
+	int ret;
+
+	addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
+				   &on_entry);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	p->addr = addr;
+
+	/* A registered probe's fields are the core's: leave them alone. */
+	if (WARN_ON_ONCE(kprobe_is_registered(p)))
+		return -EINVAL;
+	init_probe(p, on_entry);
+
+	ret = kprobe_check_site(p, &mod);
+	if (ret)
+		return ret;
+
+	mutex_lock(&kprobe_mutex);
+	top = get_kprobe(p->addr);
+	ret = top ? join(top, p) : install(p);
+	mutex_unlock(&kprobe_mutex);
+
+	if (mod)
+		module_put(mod);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobe);
+
+/**
+ * register_kprobes - register several probes
+ * @kps: the probes
+ * @num: how many
+ *
+ * All or nothing: on the first failure the ones already registered are
+ * unregistered again.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @num <= 0, or the first error of register_kprobe().
+ */
+int register_kprobes(struct kprobe **kps, int num)
+{
+	int i, ret;
+
+	if (num <= 0)
+		return -EINVAL;
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe(kps[i]);
+		if (ret < 0) {
+			if (i)
+				unregister_kprobes(kps, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_kprobes);
+
+/* --- enable and disable --- */
+
+/* Is a child of the aggregate @ap still enabled? */
+static bool any_child_on(struct kprobe *ap)
+{
+	struct kprobe *kp;
+	bool on = false;
+
+	list_for_each_entry(kp, &ap->list, list)
+		on |= !kprobe_disabled(kp);
+	return on;
+}
+
+/*
+ * Disable @p; disarm its top probe when nothing under it is enabled.
+ * Returns the top probe, or an ERR_PTR.
+ */
+static struct kprobe *disable_locked(struct kprobe *p)
+{
+	struct kprobe *ap = registered_top(p);
+	int ret;
+
+	if (!ap)
+		return ERR_PTR(-EINVAL);
+	if (kprobe_disabled(p))
+		return ap;
+
+	if (p != ap) {
+		p->flags |= KPROBE_FLAG_DISABLED;
+		if (any_child_on(ap))
+			return ap;
+	}
+
+	/*
+	 * Nothing at the address runs any more.  The top probe is armed
+	 * only if it is enabled and not everything is disarmed.
+	 */
+	ret = 0;
+	if (!kprobe_disabled(ap) && !kprobes_all_disarmed)
+		ret = kprobe_disarm(ap, true);
+	if (!ret) {
+		ap->flags |= KPROBE_FLAG_DISABLED;
+		return ap;
+	}
+	p->flags &= ~KPROBE_FLAG_DISABLED;
+	return ERR_PTR(ret);
+}
+
+/**
+ * disable_kprobe - stop a probe's handlers from running, keeping it
+ * @kp: a registered probe
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @kp is not registered, or a disarm error.
+ */
+int disable_kprobe(struct kprobe *kp)
+{
+	guard(mutex)(&kprobe_mutex);
+	return PTR_ERR_OR_ZERO(disable_locked(kp));
+}
+EXPORT_SYMBOL_GPL(disable_kprobe);
+
+/**
+ * enable_kprobe - let a disabled probe's handlers run again
+ * @kp: a registered probe
+ *
+ * While all probes are disarmed (debugfs) it is only marked enabled, and
+ * armed when they are armed again.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @kp is not registered or gone, or an arm error
+ * (@kp then stays disabled).
+ */
+int enable_kprobe(struct kprobe *kp)
+{
+	struct kprobe *ap;
+	bool was_off;
+	int ret;
+
+	guard(mutex)(&kprobe_mutex);
+	ap = registered_top(kp);
+	if (!ap || kprobe_gone(kp))
+		return -EINVAL;
+
+	was_off = kprobe_disabled(ap);
+	kp->flags &= ~KPROBE_FLAG_DISABLED;
+	ap->flags &= ~KPROBE_FLAG_DISABLED;
+	if (!was_off || kprobes_all_disarmed)
+		return 0;
+
+	ret = kprobe_arm(ap);
+	if (ret) {
+		/* As it was: @kp alone, or the aggregate's only enabled child. */
+		kp->flags |= KPROBE_FLAG_DISABLED;
+		ap->flags |= KPROBE_FLAG_DISABLED;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(enable_kprobe);
+
+/* --- unregistration --- */
+
+/**
+ * kprobe_unregister_begin - take a probe out, before the grace period
+ * @p: the probe
+ *
+ * Disables @p and takes it out of the table or off its aggregate; an
+ * aggregate losing its last child leaves the table too, unless the
+ * optimizer still owes it work (it then retires it itself).  What is
+ * freed, kprobe_unregister_finish() frees after synchronize_rcu().
+ *
+ * Context: kprobe_mutex held.
+ * Return: 0, or -EINVAL if @p is not registered (nothing changed).
+ */
+int kprobe_unregister_begin(struct kprobe *p)
+{
+	struct kprobe *ap;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	ap = disable_locked(p);
+	if (IS_ERR(ap))
+		return PTR_ERR(ap);
+
+	if (ap == p) {
+		kprobe_table_remove(p);
+		return 0;
+	}
+	if (list_is_singular(&ap->list) && kprobe_disarmed(ap)) {
+		kprobe_table_remove(ap);
+		p->flags |= KPROBE_FLAG_FREE_AGGR;
+		return 0;
+	}
+
+	list_del_rcu(&p->list);
+	update_aggr_post(ap);
+	/* Without @p's post_handler the aggregate may take a jump again. */
+	if (!kprobe_disabled(ap) && !kprobes_all_disarmed)
+		kprobe_opt_try(ap);
+	return 0;
+}
+
+/**
+ * kprobe_unregister_finish - free what unregistering a probe left
+ * @p: a probe kprobe_unregister_begin() took out
+ *
+ * Context: after synchronize_rcu() following kprobe_unregister_begin(),
+ * without kprobe_mutex.
+ */
+void kprobe_unregister_finish(struct kprobe *p)
+{
+	struct kprobe *ap;
+
+	if (p->flags & KPROBE_FLAG_FREE_AGGR) {
+		/* @p is the only entry of its aggregate's list. */
+		ap = container_of(p->list.next, struct kprobe, list);
+		p->flags &= ~KPROBE_FLAG_FREE_AGGR;
+		list_del_init(&p->list);
+		kprobe_aggr_release(ap);
+	} else if (!list_empty(&p->list)) {
+		/* A child that left a living aggregate: nothing is ours. */
+		INIT_LIST_HEAD(&p->list);
+	} else {
+		arch_remove_kprobe(p);
+	}
+}
+
+/**
+ * unregister_kprobes - unregister several probes
+ * @kps: the probes
+ * @num: how many
+ *
+ * All are taken out first, then one grace period covers them all.  A
+ * probe that was not registered is skipped, and its ->addr cleared.
+ *
+ * Context: process context; may sleep.  On return no handler of the
+ * probes runs or will run.
+ */
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	struct kprobe **end = kps + max(num, 0);
+	struct kprobe **kpp;
+
+	scoped_guard(mutex, &kprobe_mutex) {
+		for (kpp = kps; kpp < end; kpp++) {
+			if (kprobe_unregister_begin(*kpp) < 0)
+				(*kpp)->addr = NULL;
+		}
+	}
+	if (kps == end)
+		return;
+
+	/* The one wait of the batch: no handler of theirs runs after it. */
+	synchronize_rcu();
+
+	for (kpp = kps; kpp < end; kpp++) {
+		if ((*kpp)->addr)
+			kprobe_unregister_finish(*kpp);
+	}
+}
+EXPORT_SYMBOL_GPL(unregister_kprobes);
+
+/**
+ * unregister_kprobe - unregister a probe
+ * @p: the probe
+ *
+ * Context: process context; may sleep.  On return no handler of @p runs
+ * or will run.
+ */
+void unregister_kprobe(struct kprobe *p)
+{
+	unregister_kprobes(&p, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobe);
+
+/* --- probes whose text goes away --- */
+
+/*
+ * Mark the top probe @p and its children GONE: their text is about to be
+ * freed, so nothing is written to it any more, and the copied
+ * instruction (which nothing will run again) is given back.
+ */
+static void kill_probe(struct kprobe *p)
+{
+	bool aggr = kprobe_is_aggr(p);
+	struct kprobe *kp;
+
+	/* ftrace still knows a call site now, and must forget it. */
+	kprobe_disarm_gone(p);
+
+	if (aggr) {
+		list_for_each_entry(kp, &p->list, list)
+			kp->flags |= KPROBE_FLAG_GONE;
+	}
+	p->flags |= KPROBE_FLAG_GONE;
+	if (aggr) {
+		/* No child runs: neither must the aggregate's handlers. */
+		p->post_handler = NULL;
+		kprobe_opt_kill(p);
+	}
+	arch_remove_kprobe(p);
+}
+
+static void kill_range(unsigned long start, unsigned long end)
+{
+	struct hlist_node *tmp;
+	struct kprobe *p;
+	unsigned long a;
+
+	for_each_top_kprobe(p, tmp) {
+		a = (unsigned long)p->addr;
+		if (!kprobe_gone(p) && a >= start && a < end)
+			kill_probe(p);
+	}
+}
+
+/**
+ * kprobe_free_init_mem - the kernel's init text is about to be freed
+ *
+ * Marks the probes in it GONE.
+ *
+ * Context: process context, from kernel_init().
+ */
+void kprobe_free_init_mem(void)
+{
+	mutex_lock(&kprobe_mutex);
+	kill_range((unsigned long)__init_begin, (unsigned long)__init_end);
+	mutex_unlock(&kprobe_mutex);
+}
+
+#ifdef CONFIG_MODULES
+/*
+ * A coming module adds to the blacklist.  When it goes live its init
+ * text is freed, and when it goes away all of it: the probes there are
+ * marked GONE.
+ */
+static int kprobes_module_notify(struct notifier_block *nb,
+				 unsigned long state, void *data)
+{
+	bool going = state == MODULE_STATE_GOING;
+	struct module *mod = data;
+	struct hlist_node *tmp;
+	struct kprobe *p;
+	unsigned long a;
+
+	switch (state) {
+	case MODULE_STATE_COMING:
+		kprobe_blacklist_add_module(mod);
+		return NOTIFY_DONE;
+	case MODULE_STATE_LIVE:
+	case MODULE_STATE_GOING:
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+
+	scoped_guard(mutex, &kprobe_mutex) {
+		for_each_top_kprobe(p, tmp) {
+			a = (unsigned long)p->addr;
+			if (kprobe_gone(p))
+				continue;
+			if (within_module_init(a, mod) ||
+			    (going && within_module_core(a, mod)))
+				kill_probe(p);
+		}
+	}
+	if (going)
+		kprobe_blacklist_remove_module(mod);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kprobes_module_nb = {
+	.notifier_call	= kprobes_module_notify,
+};
+
+static int __init watch_modules(void)
+{
+	return register_module_notifier(&kprobes_module_nb);
+}
+#else
+static int __init watch_modules(void)
+{
+	return 0;
+}
+#endif /* CONFIG_MODULES */
+
+static struct notifier_block kprobe_exceptions_nb = {
+	.notifier_call	= kprobe_exceptions_notify,
+	/* Before anyone else sees the trap. */
+	.priority	= 0x7fffffff,
+};
+
+static int __init init_kprobes(void)
+{
+	int err;
+
+	err = kprobe_blacklist_init();
+	if (err)
+		pr_err("Failed to populate blacklist (error %d), kprobes not restricted, be careful using them!\n",
+		       err);
+
+	kprobe_insn_caches_init();
+
+	err = arch_init_kprobes();
+	if (!err)
+		err = register_die_notifier(&kprobe_exceptions_nb);
+	if (!err)
+		err = watch_modules();
+	kprobes_ready = !err;
+	return err;
+}
+early_initcall(init_kprobes);
+
+#ifndef CONFIG_KRETPROBES
+/* Without return probes (no arch support) the API refuses them. */
+
+/**
+ * register_kretprobes - refuse return probes: the arch has none
+ * @rps: the probes
+ * @num: how many
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL_GPL(register_kretprobes);
+
+/**
+ * register_kretprobe - refuse a return probe: the arch has none
+ * @rp: the probe
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	return register_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
+
+/**
+ * unregister_kretprobes - nothing to do: none can be registered
+ * @rps: the probes
+ * @num: how many
+ */
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+/**
+ * unregister_kretprobe - nothing to do: none can be registered
+ * @rp: the probe
+ */
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
+#endif /* !CONFIG_KRETPROBES */

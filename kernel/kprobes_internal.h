@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The private interface of the generic kprobes core.
+ *
+ * Layers, bottom first.  A file calls only into its own layer and the
+ * ones below it, and into the architecture; nothing calls up.
+ *
+ *   table     kprobes_table.c      the probe table: get_kprobe(), the
+ *                                  registry of every probe in it,
+ *                                  kprobe_mutex and the global switches
+ *   slots     kprobes_insn_slot.c  executable slots for copied
+ *                                  instructions and jump buffers
+ *   blacklist kprobes_blacklist.c  where no probe may go (and the weak
+ *                                  kprobe_lookup_name(), its lowest user)
+ *   addr      kprobes_addr.c       from symbol and offset to an address,
+ *                                  and whether a probe may go there
+ *   opt       kprobes_opt.c        jump optimization (CONFIG_OPTPROBES)
+ *   arm       kprobes_arm.c        arming one probe: breakpoint or call
+ *                                  site, and the global arm switch
+ *   core      kprobes.c            registration, aggregates, enable and
+ *                                  disable, probes whose text goes away
+ *   users     kretprobes*.c        return probes on the core
+ *             kprobes_debugfs.c    /sys/kernel/debug/kprobes/
+ *
+ * Words used everywhere:
+ *   probe      a struct kprobe a user registered;
+ *   aggregate  a probe of the core's own that stands in the table for
+ *              several probes on one address (its pre_handler is
+ *              kprobe_aggr_pre_handler()); its users' probes are its
+ *              children, on its ->list.  With CONFIG_OPTPROBES every
+ *              aggregate is the kp of a struct optimized_kprobe;
+ *   top probe  what the table holds for an address: a lone probe or an
+ *              aggregate.  Only top probes are armed;
+ *   shell      an aggregate without children that still owns work of
+ *              the optimizer (a jump waiting to go back to a breakpoint);
+ *              the optimizer removes it from the table and frees it, and
+ *              a new probe at its address may revive it first.
+ *
+ * Locking:
+ *  - kprobe_mutex serializes every change of the table, the registry, a
+ *    probe's flags, an aggregate's children and handlers, the optimizer's
+ *    queues and the global switches.  Order: kprobe_mutex, then
+ *    cpus_read_lock(), then jump_label_lock(), then text_mutex.  Call-site
+ *    probes are armed through ftrace with kprobe_mutex alone (ftrace takes
+ *    text_mutex itself).
+ *  - The breakpoint, call-site and jump handlers run with preemption off
+ *    and take no lock: they read the table and an aggregate's children
+ *    under RCU (any flavour: a preemption-disabled region counts).
+ *  - Each insn slot cache has its own mutex; its pages are an RCU list.
+ *  - The blacklist has its own mutex for writers; readers use RCU.
+ *
+ * Lifetime:
+ *  - A probe leaves the table and its aggregate with kprobe_mutex held;
+ *    its memory (and its instruction slot) is released, and unregister
+ *    returns, only after synchronize_rcu(), so no handler of it runs
+ *    afterwards.  unregister_kprobes() waits once for the whole batch.
+ *  - A jump buffer is freed only after synchronize_rcu_tasks(): a task
+ *    may have been preempted inside it.
+ *  - A GONE probe (its text was freed) keeps its place in the table and
+ *    registry until it is unregistered, with no instruction slot.
+ */
+#ifndef _KERNEL_KPROBES_INTERNAL_H
+#define _KERNEL_KPROBES_INTERNAL_H
+
+#include <linux/bits.h>
+#include <linux/init.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+struct module;
+
+/*
+ * Flags of the core in bits include/linux/kprobes.h leaves free.  They
+ * never reach a user: register_kprobe() clears all but DISABLED.
+ */
+/* A call-site top probe is armed through kprobe_ipmodify_ops. */
+#define KPROBE_FLAG_ARMED_IPMODIFY	BIT(30)
+/* Unregistration: free the aggregate this last child leaves. */
+#define KPROBE_FLAG_FREE_AGGR		BIT(29)
+
+/* --- table (kprobes_table.c) --- */
+
+extern struct mutex kprobe_mutex;
+/* All top probes, for walks under kprobe_mutex; linked by ->hlist. */
+extern struct hlist_head kprobe_registry;
+/* Set by "enabled" in debugfs: no probe is armed.  Under kprobe_mutex. */
+extern bool kprobes_all_disarmed;
+/* init_kprobes() succeeded. */
+extern bool kprobes_ready;
+
+int kprobe_table_insert(struct kprobe *p);
+void kprobe_table_remove(struct kprobe *p);
+void kprobe_table_replace(struct kprobe *old, struct kprobe *new);
+
+#define for_each_top_kprobe(p, tmp) \
+	hlist_for_each_entry_safe(p, tmp, &kprobe_registry, hlist)
+
+/* --- what every layer knows of aggregates (defined by the core) --- */
+
+int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs);
+
+static nokprobe_inline bool kprobe_is_aggr(struct kprobe *p)
+{
+	return p->pre_handler == kprobe_aggr_pre_handler;
+}
+
+/* An aggregate without children and with all its probes gone or off. */
+static inline bool kprobe_is_shell(struct kprobe *p)
+{
+	return kprobe_is_aggr(p) && kprobe_disabled(p) && list_empty(&p->list);
+}
+
+/* --- slots (kprobes_insn_slot.c) --- */
+
+void __init kprobe_insn_caches_init(void);
+
+/* --- blacklist (kprobes_blacklist.c) --- */
+
+extern struct list_head kprobe_blacklist;
+extern struct mutex kprobe_blacklist_mutex;
+
+int __init kprobe_blacklist_init(void);
+void kprobe_blacklist_add_module(struct module *mod);
+void kprobe_blacklist_remove_module(struct module *mod);
+
+/* --- addr (kprobes_addr.c) --- */
+
+kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
+				     unsigned long offset, bool *on_func_entry);
+int kprobe_check_site(struct kprobe *p, struct module **modp);
+
+/* --- opt (kprobes_opt.c) --- */
+
+#ifdef CONFIG_OPTPROBES
+struct kprobe *kprobe_aggr_alloc(struct kprobe *p);
+void kprobe_aggr_free(struct kprobe *ap);
+void kprobe_aggr_release(struct kprobe *ap);
+bool kprobe_opt_ready(struct kprobe *p);
+bool kprobe_opt_pending(struct kprobe *p);
+void kprobe_opt_prepare(struct kprobe *ap);
+void kprobe_opt_try(struct kprobe *p);
+bool kprobe_opt_cancel(struct kprobe *p, bool now);
+void kprobe_opt_break_covering(kprobe_opcode_t *addr);
+void kprobe_opt_retry_covering(kprobe_opcode_t *addr);
+void kprobe_opt_kill(struct kprobe *ap);
+#else
+static inline struct kprobe *kprobe_aggr_alloc(struct kprobe *p)
+{
+	struct kprobe *ap = kzalloc(sizeof(*ap), GFP_KERNEL);
+
+	if (ap) {
+		ap->addr = p->addr;
+		ap->pre_handler = kprobe_aggr_pre_handler;
+	}
+	return ap;
+}
+
+static inline void kprobe_aggr_free(struct kprobe *ap)
+{
+	arch_remove_kprobe(ap);
+	kfree(ap);
+}
+
+static inline void kprobe_aggr_release(struct kprobe *ap)
+{
+	kprobe_aggr_free(ap);
+}
+
+static inline bool kprobe_opt_ready(struct kprobe *p) { return false; }
+static inline bool kprobe_opt_pending(struct kprobe *p) { return false; }
+static inline void kprobe_opt_prepare(struct kprobe *ap) { }
+static inline void kprobe_opt_try(struct kprobe *p) { }
+static inline bool kprobe_opt_cancel(struct kprobe *p, bool now) { return false; }
+static inline void kprobe_opt_break_covering(kprobe_opcode_t *addr) { }
+static inline void kprobe_opt_retry_covering(kprobe_opcode_t *addr) { }
+static inline void kprobe_opt_kill(struct kprobe *ap) { }
+
+static inline bool kprobe_disarmed(struct kprobe *p)
+{
+	return kprobe_disabled(p);
+}
+#endif /* CONFIG_OPTPROBES */
+
+/* --- arm (kprobes_arm.c) --- */
+
+int kprobe_arm(struct kprobe *p);
+int kprobe_disarm(struct kprobe *p, bool reopt);
+int kprobe_ftrace_sync_ops(struct kprobe *ap);
+void kprobe_disarm_gone(struct kprobe *p);
+int kprobes_arm_all(void);
+int kprobes_disarm_all(void);
+
+/* --- core (kprobes.c), for the users --- */
+
+int kprobe_unregister_begin(struct kprobe *p);
+void kprobe_unregister_finish(struct kprobe *p);
+bool kprobe_is_registered(struct kprobe *p);
+
+/* --- return probes (kretprobes.c and one backend) --- */
+
+#ifdef CONFIG_KRETPROBES
+bool kprobe_is_retprobe(struct kprobe *p);
+
+/* The backend: rethook (kretprobes_rethook.c) or per-task lists. */
+int kretprobe_hit(struct kprobe *p, struct pt_regs *regs);
+int kretprobe_pool_create(struct kretprobe *rp);
+void kretprobe_pool_detach(struct kretprobe *rp);
+void kretprobe_pool_release(struct kretprobe *rp);
+#else
+static inline bool kprobe_is_retprobe(struct kprobe *p)
+{
+	return false;
+}
+#endif
+
+#endif /* _KERNEL_KPROBES_INTERNAL_H */

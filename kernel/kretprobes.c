@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Return probes: a kprobe on a function's entry whose pre_handler
+ * (kretprobe_hit(), from the backend) takes an instance from the probe's
+ * pool, runs the entry_handler and hooks the return address, so that the
+ * handler runs when the function returns.
+ *
+ * This file is the registration side; what an instance is and how the
+ * return is hooked is the backend's:
+ *   kretprobes_rethook.c   rethook (the arch has HAVE_RETHOOK)
+ *   kretprobes_tasklist.c  a per-task list of instances and the arch's
+ *                          own trampoline (HAVE_KRETPROBES only)
+ * so that a later backend (the function graph's shadow stack) replaces
+ * one file.
+ *
+ * Lifetime: the pool lives from registration until after the grace
+ * period of unregistration.  Instances still pending when the probe goes
+ * return to a detached pool and are freed by the backend as the
+ * functions return (or their tasks die); the handler is not called for
+ * them.
+ */
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/kprobes.h>
+#include <linux/minmax.h>
+
+#include "kprobes_internal.h"
+
+/**
+ * kprobe_is_retprobe - is a probe the entry probe of a kretprobe
+ * @p: a registered probe (not an aggregate)
+ *
+ * Return: true if @p is the kp of a struct kretprobe.
+ */
+bool kprobe_is_retprobe(struct kprobe *p)
+{
+	return p->pre_handler == kretprobe_hit;
+}
+
+/* Is @addr a function the arch says return probes must stay out of? */
+static bool on_kretprobe_blacklist(kprobe_opcode_t *addr)
+{
+	struct kretprobe_blackpoint *bp;
+
+	/* A constant 0 on most arches: no blacklist array exists there. */
+	if (!kretprobe_blacklist_size)
+		return false;
+	for (bp = kretprobe_blacklist; bp->name; bp++) {
+		if (bp->addr == addr)
+			return true;
+	}
+	return false;
+}
+
+static int check_retprobe(struct kretprobe *rp)
+{
+	kprobe_opcode_t *addr;
+	bool on_entry;
+	int ret;
+
+	ret = kprobe_on_func_entry(rp->kp.addr, rp->kp.symbol_name,
+				   rp->kp.offset);
+	if (ret)
+		return ret;
+
+	/* Its fields are not ours to touch if it is already in. */
+	if (rp->kp.addr && WARN_ON_ONCE(kprobe_is_registered(&rp->kp)))
+		return -EINVAL;
+
+	if (kretprobe_blacklist_size) {
+		addr = kprobe_resolve_addr(rp->kp.addr, rp->kp.symbol_name,
+					   rp->kp.offset, &on_entry);
+		if (IS_ERR(addr))
+			return PTR_ERR(addr);
+		if (on_kretprobe_blacklist(addr))
+			return -EINVAL;
+	}
+
+	if (rp->data_size > KRETPROBE_MAX_DATA_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/**
+ * register_kretprobe - register a return probe
+ * @rp: the probe: @rp->kp names a function's entry (by address or symbol
+ *	and offset), @rp->handler runs on return, @rp->entry_handler (if
+ *	set) on entry and may refuse the instance by returning non-zero,
+ *	@rp->data_size bytes of per-instance data, @rp->maxactive instances
+ *	(0 or less: max(10, 2 * possible CPUs))
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @rp->kp is not on a function's entry, is
+ * blacklisted or already registered; -ENOENT for an unknown symbol;
+ * -E2BIG for too much data; -ENOMEM; or an error of register_kprobe().
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	int ret;
+
+	ret = check_retprobe(rp);
+	if (ret)
+		return ret;
+
+	rp->kp.pre_handler = kretprobe_hit;
+	rp->kp.post_handler = NULL;
+	if (rp->maxactive <= 0)
+		rp->maxactive = max_t(unsigned int, 10, 2 * num_possible_cpus());
+
+	ret = kretprobe_pool_create(rp);
+	if (ret)
+		return ret;
+	rp->nmissed = 0;
+
+	ret = register_kprobe(&rp->kp);
+	if (ret) {
+		/* Never hit: nothing can hold an instance. */
+		kretprobe_pool_detach(rp);
+		kretprobe_pool_release(rp);
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
+
+/**
+ * register_kretprobes - register several return probes
+ * @rps: the probes
+ * @num: how many
+ *
+ * All or nothing, as register_kprobes().
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @num <= 0, or the first error.
+ */
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	int i, ret;
+
+	if (num <= 0)
+		return -EINVAL;
+	for (i = 0; i < num; i++) {
+		ret = register_kretprobe(rps[i]);
+		if (ret < 0) {
+			if (i)
+				unregister_kretprobes(rps, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_kretprobes);
+
+/**
+ * unregister_kretprobes - unregister several return probes
+ * @rps: the probes
+ * @num: how many
+ *
+ * One grace period covers them all.  A probe that was not registered is
+ * skipped and its kp.addr cleared.
+ *
+ * Context: process context; may sleep.  On return no entry_handler or
+ * handler of the probes runs or will run.
+ */
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+	struct kretprobe *rp;
+	int i;
+
+	scoped_guard(mutex, &kprobe_mutex) {
+		for (i = 0; i < num; i++) {
+			rp = rps[i];
+			if (kprobe_unregister_begin(&rp->kp) < 0)
+				rp->kp.addr = NULL;
+			else	/* Pending returns find no handler from now on. */
+				kretprobe_pool_detach(rp);
+		}
+	}
+	if (num <= 0)
+		return;
+
+	synchronize_rcu();
+
+	for (i = 0; i < num; i++) {
+		rp = rps[i];
+		if (rp->kp.addr) {
+			kprobe_unregister_finish(&rp->kp);
+			kretprobe_pool_release(rp);
+		}
+	}
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+/**
+ * unregister_kretprobe - unregister a return probe
+ * @rp: the probe
+ *
+ * Context: process context; may sleep.
+ */
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
+
+/* The arch names its blacklisted functions; find their addresses. */
+static int __init kretprobe_blacklist_init(void)
+{
+	struct kretprobe_blackpoint *bp;
+
+	if (!kretprobe_blacklist_size)
+		return 0;
+	for (bp = kretprobe_blacklist; bp->name; bp++) {
+		bp->addr = kprobe_lookup_name(bp->name, 0);
+		if (!bp->addr)
+			pr_err("kretprobe blacklist: no symbol '%s' (renamed or removed?)\n",
+			       bp->name);
+	}
+	return 0;
+}
+early_initcall(kretprobe_blacklist_init);
