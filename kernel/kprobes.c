@@ -7,7 +7,7 @@
  * The first probe at an address goes into the table (kprobes_table.c)
  * as it is.  The second one makes an aggregate: a probe of ours that
  * takes the first one's place in the table and calls each child's
- * handlers (kprobe_aggr_pre_handler()).  A probe that can be optimized
+ * handlers (kprobe_aggr_pre_handler(), kprobes_hit.c).  A probe that can be optimized
  * is made an aggregate at once (kprobes_opt.c).  Children share the
  * aggregate's copied instruction; only the aggregate is armed.
  *
@@ -45,108 +45,7 @@
 
 #include <asm/sections.h>
 
-#include "kprobes_internal.h"
-
-/* --- the hit path --- */
-
-/**
- * kprobe_aggr_pre_handler - the pre_handler of an aggregate
- * @p: the aggregate that was hit
- * @regs: the frame of the hit
- *
- * Calls each enabled child's pre_handler, in list order, until one
- * returns non-zero (it took over the hit: the rest are skipped).
- *
- * Return: 1 if a child took over, 0 otherwise.
- */
-int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs)
-{
-	struct kprobe *kp;
-	int taken = 0;
-
-	list_for_each_entry_rcu(kp, &p->list, list) {
-		if (kp->pre_handler && likely(!kprobe_disabled(kp)))
-			taken = kp->pre_handler(kp, regs);
-		if (taken)
-			break;
-	}
-	return taken ? 1 : 0;
-}
-
-NOKPROBE_SYMBOL(kprobe_aggr_pre_handler);
-
-/* The post_handler of an aggregate: every enabled child's, in order. */
-static void aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
-			      unsigned long flags)
-{
-	kprobe_post_handler_t post;
-	struct kprobe *kp;
-
-	list_for_each_entry_rcu(kp, &p->list, list) {
-		post = kprobe_disabled(kp) ? NULL : kp->post_handler;
-		if (post)
-			post(kp, regs, flags);
-	}
-}
-
-NOKPROBE_SYMBOL(aggr_post_handler);
-
-/**
- * kprobes_inc_nmissed_count - count a hit whose handlers could not run
- * @p: the top probe that was hit
- *
- * Counts it on @p, or on every child when @p is an aggregate.
- *
- * Context: the hit path.
- */
-void kprobes_inc_nmissed_count(struct kprobe *p)
-{
-	struct kprobe *kp;
-
-	if (kprobe_is_aggr(p)) {
-		/* Every child missed it. */
-		list_for_each_entry_rcu(kp, &p->list, list)
-			kp->nmissed++;
-	} else {
-		p->nmissed++;
-	}
-}
-
-NOKPROBE_SYMBOL(kprobes_inc_nmissed_count);
-
-/*
- * What kprobe_running() shows while kprobe_busy_begin() is in effect:
- * a probe at an address nothing probes.
- */
-static struct kprobe kprobe_busy = { .addr = (void *)get_kprobe };
-
-/**
- * kprobe_busy_begin - make kprobes on this CPU count as running
- *
- * Disables preemption and sets current_kprobe to a dummy probe, so that
- * probes hit until kprobe_busy_end() are counted as missed instead of
- * run.  For handlers that run outside a kprobe hit (return trampolines,
- * fprobe).
- */
-void kprobe_busy_begin(void)
-{
-	preempt_disable();
-	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
-	__this_cpu_write(current_kprobe, &kprobe_busy);
-}
-
-NOKPROBE_SYMBOL(kprobe_busy_begin);
-
-/**
- * kprobe_busy_end - end what kprobe_busy_begin() began
- */
-void kprobe_busy_end(void)
-{
-	__this_cpu_write(current_kprobe, NULL);
-	preempt_enable();
-}
-
-NOKPROBE_SYMBOL(kprobe_busy_end);
+#include "kprobes_core.h"
 
 /**
  * dump_kprobe - print a probe's whereabouts, for fatal errors
@@ -229,7 +128,7 @@ static void update_aggr_post(struct kprobe *ap)
 	ap->post_handler = NULL;
 	list_for_each_entry(kp, &ap->list, list) {
 		if (kp->post_handler && !kprobe_gone(kp)) {
-			ap->post_handler = aggr_post_handler;
+			ap->post_handler = kprobe_aggr_post_handler;
 			return;
 		}
 	}
@@ -354,7 +253,7 @@ static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
 	if (p->post_handler) {
 		/* A post_handler needs the single step: no jump from now on. */
 		kprobe_opt_cancel(ap, true);
-		ap->post_handler = aggr_post_handler;
+		ap->post_handler = kprobe_aggr_post_handler;
 	}
 	list_add_rcu(&p->list, &ap->list);
 	return ap;

@@ -26,7 +26,7 @@
 #include <linux/static_call.h>
 #include <linux/string.h>
 
-#include "kprobes_internal.h"
+#include "kprobes_place.h"
 
 /**
  * arch_adjust_kprobe_addr - where a probe at @addr + @offset really goes

@@ -30,7 +30,7 @@
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 
-#include "kprobes_internal.h"
+#include "kprobes_arm.h"
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 
@@ -47,21 +47,6 @@ static struct ftrace_ops kprobe_site_ops[2] __read_mostly = {
 };
 
 static unsigned int kprobe_site_users[2];
-
-bool kprobe_ftrace_disabled __read_mostly;
-
-/**
- * kprobe_ftrace_kill - ftrace is dead: stop running call-site probes
- *
- * Called by ftrace_kill() after a fatal ftrace error; from then on the
- * call-site handler runs nothing and nothing is armed or disarmed there.
- *
- * Context: any.
- */
-void kprobe_ftrace_kill(void)
-{
-	kprobe_ftrace_disabled = true;
-}
 
 static int ftrace_arm(struct kprobe *p, bool ipmodify)
 {

@@ -27,7 +27,7 @@
 
 #include <asm/sections.h>
 
-#include "kprobes_internal.h"
+#include "kprobes_place.h"
 
 LIST_HEAD(kprobe_blacklist);
 /* Serializes changes of kprobe_blacklist; readers use RCU. */

@@ -27,7 +27,7 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
-#include "kprobes_internal.h"
+#include "kretprobes_internal.h"
 
 /* Addresses print as %px would: zero-padded hex, pointer wide. */
 #define ADDR_DIGITS	((int)(2 * sizeof(void *)))

@@ -34,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "kprobes_internal.h"
+#include "kprobes_place.h"
 
 #ifdef __ARCH_WANT_KPROBES_INSN_SLOT
 

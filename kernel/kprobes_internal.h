@@ -5,6 +5,9 @@
  * Layers, bottom first.  A file calls only into its own layer and the
  * ones below it, and into the architecture; nothing calls up.
  *
+ *   hit       kprobes_hit.c        what a hit runs: the aggregate's
+ *                                  handlers, nmissed, kprobe_busy_*(),
+ *                                  the call-site kill switch
  *   table     kprobes_table.c      the probe table: get_kprobe(), the
  *                                  registry of every probe in it,
  *                                  kprobe_mutex and the global switches
@@ -21,6 +24,13 @@
  *                                  disable, probes whose text goes away
  *   users     kretprobes*.c        return probes on the core
  *             kprobes_debugfs.c    /sys/kernel/debug/kprobes/
+ *
+ * Each layer declares what it offers the ones above in a header of its
+ * own, so that no header names a symbol of a layer above its own: this
+ * one (hit and table, the base), kprobes_place.h (slots, blacklist,
+ * addr), kprobes_opt.h, kprobes_arm.h, kprobes_core.h and
+ * kretprobes_internal.h.  workbench/layers.list states the same order
+ * and "make layers" checks it.
  *
  * Words used everywhere:
  *   probe      a struct kprobe a user registered;
@@ -97,9 +107,11 @@ void kprobe_table_replace(struct kprobe *old, struct kprobe *new);
 #define for_each_top_kprobe(p, tmp) \
 	hlist_for_each_entry_safe(p, tmp, &kprobe_registry, hlist)
 
-/* --- what every layer knows of aggregates (defined by the core) --- */
+/* --- what every layer knows of aggregates (kprobes_hit.c) --- */
 
 int kprobe_aggr_pre_handler(struct kprobe *p, struct pt_regs *regs);
+void kprobe_aggr_post_handler(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags);
 
 static nokprobe_inline bool kprobe_is_aggr(struct kprobe *p)
 {
@@ -111,108 +123,5 @@ static inline bool kprobe_is_shell(struct kprobe *p)
 {
 	return kprobe_is_aggr(p) && kprobe_disabled(p) && list_empty(&p->list);
 }
-
-/* --- slots (kprobes_insn_slot.c) --- */
-
-void __init kprobe_insn_caches_init(void);
-
-/* --- blacklist (kprobes_blacklist.c) --- */
-
-extern struct list_head kprobe_blacklist;
-extern struct mutex kprobe_blacklist_mutex;
-
-int __init kprobe_blacklist_init(void);
-void kprobe_blacklist_add_module(struct module *mod);
-void kprobe_blacklist_remove_module(struct module *mod);
-
-/* --- addr (kprobes_addr.c) --- */
-
-kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
-				     unsigned long offset, bool *on_func_entry);
-int kprobe_check_site(struct kprobe *p, struct module **modp);
-
-/* --- opt (kprobes_opt.c) --- */
-
-#ifdef CONFIG_OPTPROBES
-struct kprobe *kprobe_aggr_alloc(struct kprobe *p);
-void kprobe_aggr_free(struct kprobe *ap);
-void kprobe_aggr_release(struct kprobe *ap);
-bool kprobe_opt_ready(struct kprobe *p);
-bool kprobe_opt_pending(struct kprobe *p);
-void kprobe_opt_prepare(struct kprobe *ap);
-void kprobe_opt_try(struct kprobe *p);
-bool kprobe_opt_cancel(struct kprobe *p, bool now);
-void kprobe_opt_break_covering(kprobe_opcode_t *addr);
-void kprobe_opt_retry_covering(kprobe_opcode_t *addr);
-void kprobe_opt_kill(struct kprobe *ap);
-#else
-static inline struct kprobe *kprobe_aggr_alloc(struct kprobe *p)
-{
-	struct kprobe *ap = kzalloc(sizeof(*ap), GFP_KERNEL);
-
-	if (ap) {
-		ap->addr = p->addr;
-		ap->pre_handler = kprobe_aggr_pre_handler;
-	}
-	return ap;
-}
-
-static inline void kprobe_aggr_free(struct kprobe *ap)
-{
-	arch_remove_kprobe(ap);
-	kfree(ap);
-}
-
-static inline void kprobe_aggr_release(struct kprobe *ap)
-{
-	kprobe_aggr_free(ap);
-}
-
-static inline bool kprobe_opt_ready(struct kprobe *p) { return false; }
-static inline bool kprobe_opt_pending(struct kprobe *p) { return false; }
-static inline void kprobe_opt_prepare(struct kprobe *ap) { }
-static inline void kprobe_opt_try(struct kprobe *p) { }
-static inline bool kprobe_opt_cancel(struct kprobe *p, bool now) { return false; }
-static inline void kprobe_opt_break_covering(kprobe_opcode_t *addr) { }
-static inline void kprobe_opt_retry_covering(kprobe_opcode_t *addr) { }
-static inline void kprobe_opt_kill(struct kprobe *ap) { }
-
-static inline bool kprobe_disarmed(struct kprobe *p)
-{
-	return kprobe_disabled(p);
-}
-#endif /* CONFIG_OPTPROBES */
-
-/* --- arm (kprobes_arm.c) --- */
-
-int kprobe_arm(struct kprobe *p);
-int kprobe_disarm(struct kprobe *p, bool reopt);
-int kprobe_ftrace_sync_ops(struct kprobe *ap);
-void kprobe_disarm_gone(struct kprobe *p);
-int kprobes_arm_all(void);
-int kprobes_disarm_all(void);
-
-/* --- core (kprobes.c), for the users --- */
-
-int kprobe_unregister_begin(struct kprobe *p);
-void kprobe_unregister_finish(struct kprobe *p);
-bool kprobe_is_registered(struct kprobe *p);
-
-/* --- return probes (kretprobes.c and one backend) --- */
-
-#ifdef CONFIG_KRETPROBES
-bool kprobe_is_retprobe(struct kprobe *p);
-
-/* The backend: rethook (kretprobes_rethook.c) or per-task lists. */
-int kretprobe_hit(struct kprobe *p, struct pt_regs *regs);
-int kretprobe_pool_create(struct kretprobe *rp);
-void kretprobe_pool_detach(struct kretprobe *rp);
-void kretprobe_pool_release(struct kretprobe *rp);
-#else
-static inline bool kprobe_is_retprobe(struct kprobe *p)
-{
-	return false;
-}
-#endif
 
 #endif /* _KERNEL_KPROBES_INTERNAL_H */

@@ -54,7 +54,7 @@
 #include <linux/sysctl.h>
 #include <linux/workqueue.h>
 
-#include "kprobes_internal.h"
+#include "kprobes_opt.h"
 
 /* Jumps may be written (sysctl debug.kprobes-optimization). */
 static bool opt_enabled;

@@ -28,7 +28,7 @@
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
 
-#include "kprobes_internal.h"
+#include "kretprobes_internal.h"
 
 /**
  * kprobe_is_retprobe - is a probe the entry probe of a kretprobe

@@ -16,7 +16,7 @@
 #include <linux/kprobes.h>
 #include <linux/rethook.h>
 
-#include "kprobes_internal.h"
+#include "kretprobes_internal.h"
 
 /**
  * kretprobe_hit - the pre_handler of every return probe

@@ -31,7 +31,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "kprobes_internal.h"
+#include "kretprobes_internal.h"
 
 /* objpool callbacks: each instance knows its holder ... */
 static int instance_init(void *obj, void *context)

@@ -54,7 +54,7 @@ TOP = os.path.dirname(WB)
 MANIFEST = os.path.join(WB, 'layers.list')
 ARCHES = ('x86_64', 'arm64')
 # What the manifest must cover: every tracked file of these folders.
-COVERED = re.compile(r'^(kernel/trace|arch/[^/]+/kernel)/.*\.(c|h|S)$')
+COVERED = re.compile(r'^((kernel/trace|arch/[^/]+/kernel)/.*|kernel/k(ret)?probes[^/]*)\.(c|h|S)$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 
@@ -201,7 +201,7 @@ class Manifest:
 
 def tracked_files():
     try:
-        out = subprocess.run(['git', '-C', TOP, 'ls-files', 'kernel/trace', 'arch'],
+        out = subprocess.run(['git', '-C', TOP, 'ls-files', 'kernel', 'arch'],
                              check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What registration (kprobes.c) offers its users in the core: the
+ * return probes and debugfs.
+ */
+#ifndef _KERNEL_KPROBES_CORE_H
+#define _KERNEL_KPROBES_CORE_H
+
+#include "kprobes_arm.h"
+
+/* --- core (kprobes.c), for the users --- */
+
+int kprobe_unregister_begin(struct kprobe *p);
+void kprobe_unregister_finish(struct kprobe *p);
+bool kprobe_is_registered(struct kprobe *p);
+
+#endif /* _KERNEL_KPROBES_CORE_H */
