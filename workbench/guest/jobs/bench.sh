@@ -8,7 +8,10 @@
 T=/sys/kernel/tracing
 NCALLS=${NCALLS:-100000}
 # "bench.sh GROUP" runs one group of rows only: ftrace-ops, filter, fprobe,
-# uprobe, events, bulk, ubulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
+# uprobe, events, kprobes, bulk, ubulk or kmulti (for quick experiments: qemu.py KIND bench uprobe --icount).
+# Group kprobes (issue 27) also runs the kprobe rows of fprobe, events and
+# bulk: kretprobe-one, event-hit/kprobe, event-hit/kretprobe,
+# kprobe-api-hit and kprobe-events-*-1000.
 # The groups arrive as separate words (the kernel command line carries
 # them comma-separated and init splits them).
 ONLY=$(echo "$*" | tr ' ' ',')
@@ -111,7 +114,7 @@ fprobe_row() { # name module-args...
 }
 want fprobe && fprobe_row fprobe-entry-one mode=entry
 want fprobe && fprobe_row fprobe-exit-one mode=exit
-want fprobe && fprobe_row kretprobe-one mode=kretprobe
+{ want fprobe || want kprobes; } && fprobe_row kretprobe-one mode=kretprobe
 want fprobe && fprobe_row fprobe-entry-all mode=entry all=1 calls=20000
 want fprobe && fprobe_row fprobe-exit-all mode=exit all=1 calls=20000
 
@@ -239,12 +242,16 @@ event_hit() { # name run-parameter event definition...
 	echo > $T/trace
 	ps_row event-hit/$name $((probed - base))
 }
-if want events && insmod /wb/modules/wb_event_bench.ko 2>/dev/null; then
+# Group kprobes runs the kprobe and kretprobe rows and the API row only.
+if { want events || want kprobes; } &&
+   insmod /wb/modules/wb_event_bench.ko 2>/dev/null; then
 	event_hit kprobe run wbbench/kp 'p:wbbench/kp wb_evb_target x=$arg1'
 	event_hit kretprobe run wbbench/kr 'r:wbbench/kr wb_evb_target ret=$retval'
-	event_hit fprobe run wbbench/fe 'f:wbbench/fe wb_evb_target x=$arg1'
-	event_hit fprobe-return run wbbench/fr 'f:wbbench/fr wb_evb_target%return ret=$retval'
-	event_hit eprobe alloc_run wbbench/ep 'e:wbbench/ep kmem/kmalloc size=$bytes_req'
+	if want events; then
+		event_hit fprobe run wbbench/fe 'f:wbbench/fe wb_evb_target x=$arg1'
+		event_hit fprobe-return run wbbench/fr 'f:wbbench/fr wb_evb_target%return ret=$retval'
+		event_hit eprobe alloc_run wbbench/ep 'e:wbbench/ep kmem/kmalloc size=$bytes_req'
+	fi
 	evb_run run > /dev/null
 	base=$(evb_run run)
 	probed=$(evb_run kprobe_run)
@@ -254,8 +261,140 @@ if want events && insmod /wb/modules/wb_event_bench.ko 2>/dev/null; then
 	fi
 	ps_row kprobe-api-hit $((probed - base))
 	rmmod wb_event_bench
-elif want events; then
+elif want events || want kprobes; then
 	echo "BENCH-ERROR event-hit: wb_event_bench did not load"
+fi
+# The kprobes core itself (group kprobes), timed inside the kernel by
+# wb_kprobe_bench, driven through its debugfs files:
+#  - kprobe-mid-pre-hit, kprobe-mid-post-hit: a kprobe in the middle of
+#    wb_kpb_target() (the second instruction boundary after its call site
+#    that takes a probe every call hits: the module finds it), with a
+#    pre_handler only, or with a pre_handler and a post_handler; the time
+#    of KPROBE_CALLS calls with the probe less the time without, per call.
+#    On x86_64 the first is timed only once kprobes/list shows it
+#    [OPTIMIZED] (a jump, written by the optimizer after a delay); the
+#    second must never be.  arm64 optimizes nothing: both are timed as
+#    they are.
+#  - kprobes-register-N, kprobes-unregister-N: register_kprobes() of N
+#    kprobes (pre_handler counting hits) on distinct functions in one
+#    call, then unregister_kprobes() of them all.  The functions: the
+#    names of available_filter_functions as bulk_kprobes() filters them,
+#    less the kprobes blacklist and the names listed twice (two functions
+#    of one name: either could be probed), handed to the module, which
+#    tries each alone (registered disabled, untimed) and keeps the first
+#    N the core accepts; the md5 of the kept names shows whether both
+#    kernels used the same set.  kprobes/list must grow by N lines and
+#    shrink back.
+KPB=/sys/kernel/debug/wb_kprobe_bench
+KPL=/sys/kernel/debug/kprobes/list
+KPROBE_CALLS=${KPROBE_CALLS:-20000}
+KPROBES_BULK=${KPROBES_BULK:-10000}
+kpb() { echo "$*" > $KPB/ctl; }	# one command; fails with it
+kpb_get() { awk -v k="$1" '$1 == k { print $2 }' $KPB/result; }
+kpb_optimized() { grep -F 'wb_kpb_target+0x' $KPL | grep -qF '[OPTIMIZED]'; }
+
+kpb_mid_hit() { # row pre|post base-ps
+	row=$1
+	if ! kpb arm "$2"; then
+		echo "BENCH-ERROR $row: the kprobe was refused"
+		return
+	fi
+	if [ "$2" = pre ] && [ "$(uname -m)" = x86_64 ]; then
+		i=0
+		while ! kpb_optimized; do
+			if [ $i -ge 600 ]; then
+				echo "BENCH-ERROR $row: not optimized after 60 s:" \
+					"$(grep -F wb_kpb_target $KPL)" \
+					"kprobes-optimization=$(cat /proc/sys/debug/kprobes-optimization 2>/dev/null)"
+				kpb disarm
+				return
+			fi
+			sleep 0.1
+			i=$((i + 1))
+		done
+	fi
+	kpb time "$KPROBE_CALLS"	# warm up
+	kpb time "$KPROBE_CALLS"
+	probed=$(kpb_get last_ps)
+	hits=$(kpb_get hits)
+	opt=0
+	kpb_optimized && opt=1
+	kpb disarm
+	if [ "$hits" != "$KPROBE_CALLS" ]; then
+		echo "BENCH-ERROR $row: $hits hits for $KPROBE_CALLS calls"
+	elif [ "$2" = post ] && [ $opt = 1 ]; then
+		echo "BENCH-ERROR $row: a kprobe with a post_handler was optimized"
+	else
+		ps_row "$row" $((probed - $3))
+	fi
+}
+
+kprobes_mid() {
+	if ! kpb find; then
+		echo "BENCH-ERROR kprobe-mid: no place in wb_kpb_target took a kprobe that every call hits"
+		return
+	fi
+	echo "kprobes: mid-function kprobes at wb_kpb_target+$(kpb_get mid_offset)"
+	sleep 1		# what find registered is gone, or being cleaned up
+	kpb time "$KPROBE_CALLS"	# warm up
+	kpb time "$KPROBE_CALLS"
+	base=$(kpb_get last_ps)
+	kpb_mid_hit kprobe-mid-pre-hit pre "$base"
+	kpb_mid_hit kprobe-mid-post-hit post "$base"
+}
+
+kprobes_bulk() { # N
+	n=$1
+	grep -v '[[:space:]]' $T/available_filter_functions |
+		grep -E '^[a-z][a-z0-9_]*$' | grep -Ev '^(rcu|lock|preempt|irq)' \
+		> /tmp/kp-all
+	# left out: the blacklist, and a name two functions share (it would
+	# resolve to either)
+	awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist > /tmp/kp-out
+	sort /tmp/kp-all | uniq -d >> /tmp/kp-out
+	awk 'FILENAME == ARGV[1] { out[$1] = 1; next }
+	     !($1 in out)' /tmp/kp-out /tmp/kp-all |
+		head -n $((n * 2)) > /tmp/kp-cands
+	if ! kpb clear || ! cat /tmp/kp-cands > $KPB/names; then
+		echo "BENCH-ERROR kprobes-bulk: cannot hand the names in"
+		return
+	fi
+	if ! kpb keep "$n"; then
+		echo "BENCH-ERROR kprobes-bulk: trying the names failed"
+		return
+	fi
+	kept=$(kpb_get kept)
+	echo "kprobes: kept $kept of $(kpb_get tried) names tried ($(kpb_get refused) refused," \
+		"$(kpb_get dups) on a kept address); md5 of the kept names: $(md5sum < $KPB/kept | cut -d" " -f1)"
+	if [ "${kept:-0}" -lt "$n" ]; then
+		echo "BENCH-ERROR kprobes-bulk: only $kept of $n functions took a kprobe"
+		return
+	fi
+	before=$(wc -l < $KPL)
+	if ! kpb register; then
+		echo "BENCH-ERROR kprobes-bulk: register_kprobes() failed: $(kpb_get register_err)"
+		return
+	fi
+	during=$(wc -l < $KPL)
+	kpb unregister
+	after=$(wc -l < $KPL)
+	if [ "$during" -ne $((before + n)) ] || [ "$after" -ne "$before" ]; then
+		echo "BENCH-ERROR kprobes-bulk: kprobes/list had $before lines, $during registered, $after after"
+		return
+	fi
+	echo "BENCH kprobes-register-$n $(($(kpb_get register_ns) / 1000)) us"
+	echo "BENCH kprobes-unregister-$n $(($(kpb_get unregister_ns) / 1000)) us"
+	kpb clear
+}
+
+if ! want kprobes; then
+	:
+elif [ ! -e $KPL ] || ! insmod /wb/modules/wb_kprobe_bench.ko 2>/dev/null; then
+	echo "BENCH-ERROR kprobes: no kprobes/list, or wb_kprobe_bench did not load"
+else
+	kprobes_mid
+	kprobes_bulk "$KPROBES_BULK"
+	rmmod wb_kprobe_bench
 fi
 # Probes in bulk: 1,000 kprobe events on distinct functions, defined in
 # one write, enabled and disabled through their group, then all removed
@@ -286,7 +425,7 @@ bulk_kprobes() {
 	[ -z "$(cat $T/kprobe_events)" ] ||
 		echo "BENCH-ERROR kprobe-events-bulk: events left after removal"
 }
-want bulk && bulk_kprobes 1000
+{ want bulk || want kprobes; } && bulk_kprobes 1000
 # Uprobes in bulk (group bulk, or ubulk alone): 1,000 uprobe events on the
 # distinct functions of wb-ufuncs, defined in one write, enabled and
 # disabled through their group while the program sleeps with the file
