@@ -123,20 +123,6 @@ static bool text_reserved(kprobe_opcode_t *addr)
 	       find_bug(a) || in_cfi_preamble(a);
 }
 
-/**
- * kprobe_check_site - may a probe go at its address
- * @p: the probe, with ->addr resolved
- * @modp: set to the module whose text @p is in, or NULL
- *
- * Marks a probe on a function-hook call site KPROBE_FLAG_FTRACE.  For
- * module text, returns with a reference on the module, which the caller
- * drops once the probe is in (or not): the module cannot go meanwhile.
- *
- * Context: process context; takes jump_label_lock().
- * Return: 0; -EINVAL for an address that is not text, is reserved or
- * blacklisted, or a call site without CONFIG_KPROBES_ON_FTRACE; -ENOENT
- * for a module on its way out or its freed init text.
- */
 /* The text checks of kprobe_check_site(), with the text held still. */
 static int check_text(struct kprobe *p, struct module **modp)
 {
@@ -165,6 +151,20 @@ static int check_text(struct kprobe *p, struct module **modp)
 	return 0;
 }
 
+/**
+ * kprobe_check_site - may a probe go at its address
+ * @p: the probe, with ->addr resolved
+ * @modp: set to the module whose text @p is in, or NULL
+ *
+ * Marks a probe on a function-hook call site KPROBE_FLAG_FTRACE.  For
+ * module text, returns with a reference on the module, which the caller
+ * drops once the probe is in (or not): the module cannot go meanwhile.
+ *
+ * Context: process context; takes jump_label_lock().
+ * Return: 0; -EINVAL for an address that is not text, is reserved or
+ * blacklisted, or a call site without CONFIG_KPROBES_ON_FTRACE; -ENOENT
+ * for a module on its way out or its freed init text.
+ */
 int kprobe_check_site(struct kprobe *p, struct module **modp)
 {
 	unsigned long addr = (unsigned long)p->addr;
