@@ -393,7 +393,10 @@ int register_kprobe(struct kprobe *p)
 
 	mutex_lock(&kprobe_mutex);
 	top = get_kprobe(p->addr);
-	ret = top ? join(top, p) : install(p);
+	if (!kprobe_site_alive(p, mod))
+		ret = -ENOENT;
+	else
+		ret = top ? join(top, p) : install(p);
 	mutex_unlock(&kprobe_mutex);
 
 	if (mod)

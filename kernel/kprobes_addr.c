@@ -185,3 +185,38 @@ int kprobe_check_site(struct kprobe *p, struct module **modp)
 	jump_label_unlock();
 	return ret;
 }
+
+/**
+ * kprobe_site_alive - is the text kprobe_check_site() accepted still there
+ * @p: the probe
+ * @mod: the module kprobe_check_site() returned, or NULL
+ *
+ * A module reference does not keep all of a module's text: its init text
+ * goes once it is live, and a module whose init failed is freed even
+ * while referenced.  The kernel's init text goes at the end of boot.
+ * Whoever frees text marks its probes GONE under kprobe_mutex, after the
+ * text is known to go; a probe that passed this under kprobe_mutex is
+ * therefore either refused or marked GONE in time.
+ *
+ * Context: kprobe_mutex held.
+ * Return: true if @p's text is still there.
+ */
+bool kprobe_site_alive(struct kprobe *p, struct module *mod)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	bool alive = false;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (!mod)
+		return core_kernel_text(addr);
+#ifdef CONFIG_MODULES
+	/* Found in the module tree, @mod stays valid until preemption is on. */
+	preempt_disable();
+	alive = __module_text_address(addr) == mod &&
+		mod->state != MODULE_STATE_GOING &&
+		(!within_module_init(addr, mod) || module_is_coming(mod));
+	preempt_enable();
+#endif
+	return alive;
+}
