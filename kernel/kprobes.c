@@ -204,11 +204,20 @@ static int revive_gone(struct kprobe *ap, struct kprobe *p)
 	return 0;
 }
 
-/* A shell gets a child again: it stays, and may keep its jump. */
-static int revive_shell(struct kprobe *ap)
+/*
+ * A shell gets the child @p again: it stays, and may keep its jump.  It
+ * is DISABLED, and only an enabled @p may turn it on: a shell turned on
+ * for a disabled child (trace_kprobe registers every probe disabled)
+ * would run nothing, and once that child left it would be neither a
+ * shell nor freed, armed in the table for good.  Left off, it is a
+ * disabled aggregate whose disarming the worker finishes.
+ */
+static int revive_shell(struct kprobe *ap, struct kprobe *p)
 {
 	if (!kprobe_opt_ready(ap))
 		return -EINVAL;
+	if (kprobe_disabled(p))
+		return 0;
 	ap->flags &= ~KPROBE_FLAG_DISABLED;
 	kprobe_opt_try(ap);
 	return 0;
@@ -239,7 +248,7 @@ static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
 			return ERR_PTR(-ENOMEM);
 		aggr_adopt(ap, top);
 	} else if (kprobe_is_shell(ap) && !kprobe_gone(ap)) {
-		ret = revive_shell(ap);
+		ret = revive_shell(ap, p);
 		if (ret)
 			return ERR_PTR(ret);
 	}
@@ -384,7 +393,10 @@ int register_kprobe(struct kprobe *p)
 
 	mutex_lock(&kprobe_mutex);
 	top = get_kprobe(p->addr);
-	ret = top ? join(top, p) : install(p);
+	if (!kprobe_site_alive(p, mod))
+		ret = -ENOENT;
+	else
+		ret = top ? join(top, p) : install(p);
 	mutex_unlock(&kprobe_mutex);
 
 	if (mod)

@@ -123,20 +123,6 @@ static bool text_reserved(kprobe_opcode_t *addr)
 	       find_bug(a) || in_cfi_preamble(a);
 }
 
-/**
- * kprobe_check_site - may a probe go at its address
- * @p: the probe, with ->addr resolved
- * @modp: set to the module whose text @p is in, or NULL
- *
- * Marks a probe on a function-hook call site KPROBE_FLAG_FTRACE.  For
- * module text, returns with a reference on the module, which the caller
- * drops once the probe is in (or not): the module cannot go meanwhile.
- *
- * Context: process context; takes jump_label_lock().
- * Return: 0; -EINVAL for an address that is not text, is reserved or
- * blacklisted, or a call site without CONFIG_KPROBES_ON_FTRACE; -ENOENT
- * for a module on its way out or its freed init text.
- */
 /* The text checks of kprobe_check_site(), with the text held still. */
 static int check_text(struct kprobe *p, struct module **modp)
 {
@@ -165,6 +151,20 @@ static int check_text(struct kprobe *p, struct module **modp)
 	return 0;
 }
 
+/**
+ * kprobe_check_site - may a probe go at its address
+ * @p: the probe, with ->addr resolved
+ * @modp: set to the module whose text @p is in, or NULL
+ *
+ * Marks a probe on a function-hook call site KPROBE_FLAG_FTRACE.  For
+ * module text, returns with a reference on the module, which the caller
+ * drops once the probe is in (or not): the module cannot go meanwhile.
+ *
+ * Context: process context; takes jump_label_lock().
+ * Return: 0; -EINVAL for an address that is not text, is reserved or
+ * blacklisted, or a call site without CONFIG_KPROBES_ON_FTRACE; -ENOENT
+ * for a module on its way out or its freed init text.
+ */
 int kprobe_check_site(struct kprobe *p, struct module **modp)
 {
 	unsigned long addr = (unsigned long)p->addr;
@@ -184,4 +184,39 @@ int kprobe_check_site(struct kprobe *p, struct module **modp)
 	preempt_enable();
 	jump_label_unlock();
 	return ret;
+}
+
+/**
+ * kprobe_site_alive - is the text kprobe_check_site() accepted still there
+ * @p: the probe
+ * @mod: the module kprobe_check_site() returned, or NULL
+ *
+ * A module reference does not keep all of a module's text: its init text
+ * goes once it is live, and a module whose init failed is freed even
+ * while referenced.  The kernel's init text goes at the end of boot.
+ * Whoever frees text marks its probes GONE under kprobe_mutex, after the
+ * text is known to go; a probe that passed this under kprobe_mutex is
+ * therefore either refused or marked GONE in time.
+ *
+ * Context: kprobe_mutex held.
+ * Return: true if @p's text is still there.
+ */
+bool kprobe_site_alive(struct kprobe *p, struct module *mod)
+{
+	unsigned long addr = (unsigned long)p->addr;
+	bool alive = false;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (!mod)
+		return core_kernel_text(addr);
+#ifdef CONFIG_MODULES
+	/* Found in the module tree, @mod stays valid until preemption is on. */
+	preempt_disable();
+	alive = __module_text_address(addr) == mod &&
+		mod->state != MODULE_STATE_GOING &&
+		(!within_module_init(addr, mod) || module_is_coming(mod));
+	preempt_enable();
+#endif
+	return alive;
 }

@@ -43,9 +43,9 @@ static void show_one(struct seq_file *m, struct kprobe *p, struct kprobe *top,
 	if (sym)
 		seq_printf(m, "%0*lx  %s  %s+0x%x  %s ", ADDR_DIGITS, addr, type,
 			   sym, (unsigned int)offset, modname ? modname : " ");
-	else
+	else	/* No symbol (its module is gone): %pS prints the address. */
 		seq_printf(m, "%0*lx  %s  %pS ", ADDR_DIGITS, addr, type,
-			   p->addr);
+			   (void *)addr);
 
 	seq_printf(m, "%s%s%s%s\n",
 		   kprobe_gone(p) ? "[GONE]" : "",

@@ -94,12 +94,14 @@
 #define KPC_PLAIN(x)		((x) * 5 + 11)
 #define KPC_OTHER(x)		((x) + 1000)
 #define KPC_SLEEPER(x)		((x) * 7 + 2)
+#define KPC_JUMPABLE(x)		((x) * 9 + 4)
 
 static long kpc_target(long x);
 static long kpc_plain(long x);
 static long kpc_other(long x);
 static long kpc_recurse(long depth);
 static long kpc_sleeper(long x);
+static long kpc_jumpable(long x);
 
 /* The only way the suite calls its targets: the compiler cannot see through it. */
 static struct {
@@ -108,12 +110,14 @@ static struct {
 	long (*other)(long x);
 	long (*recurse)(long depth);
 	long (*sleeper)(long x);
+	long (*jumpable)(long x);
 } kpc_fns = {
 	.target		= kpc_target,
 	.plain		= kpc_plain,
 	.other		= kpc_other,
 	.recurse	= kpc_recurse,
 	.sleeper	= kpc_sleeper,
+	.jumpable	= kpc_jumpable,
 };
 
 /* The target @name, to be called: kpc_fn(target)(x). */
@@ -171,6 +175,15 @@ static noinline notrace long kpc_sleeper(long x)
 	}
 	usleep_range(1000, 2000);
 	return KPC_SLEEPER(x);
+}
+
+/*
+ * Arithmetic without a branch or a memory operand: where the arch has
+ * optprobes, a probe on its entry without a post_handler gets a jump.
+ */
+static noinline notrace long kpc_jumpable(long x)
+{
+	return KPC_JUMPABLE(x);
 }
 
 /* On the kprobe blacklist: no probe may go anywhere in it. */
@@ -1095,6 +1108,125 @@ static void debugfs_list_shows_each_probe(struct kunit *test)
 					       site), 1);
 }
 
+/* ---- jump optimization -------------------------------------------------- */
+
+struct kpc_unreg_thread {
+	struct kprobe		*kp;
+	struct completion	done;
+};
+
+static int kpc_unreg_fn(void *arg)
+{
+	struct kpc_unreg_thread *t = arg;
+
+	unregister_kprobe(t->kp);
+	complete(&t->done);
+	return 0;
+}
+
+/*
+ * Whether the top probe at @addr is an aggregate left without children:
+ * the state of a jump probe just unregistered, whose jump the optimizer
+ * has still to take out.  *@gone is set once nothing is at @addr.
+ */
+static bool kpc_childless_at(void *addr, bool *gone)
+{
+	struct kprobe *top;
+	bool childless;
+
+	preempt_disable();
+	top = get_kprobe(addr);
+	*gone = !top;
+	childless = top && top->pre_handler != kpc_pre &&
+		    list_empty(&top->list);
+	preempt_enable();
+	return childless;
+}
+
+/*
+ * Unregistering a jump probe leaves its aggregate in the table, without
+ * children, until the optimizer has turned the jump back into a
+ * breakpoint and taken it out.  A probe registered disabled at the
+ * address in that moment, as trace_kprobe registers all its probes,
+ * must leave it off; and once that probe is unregistered too, nothing
+ * may stay at the address.
+ */
+static void disabled_probe_leaves_dying_jump_off(struct kunit *test)
+{
+	bool childless = false, gone = false;
+	struct kpc_unreg_thread *t;
+	struct task_struct *task;
+	struct kpc_probe *a, *b;
+	unsigned long deadline;
+	struct kprobe *top;
+	void *addr;
+	int ret = 0;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		kunit_skip(test, "no jump optimization here");
+
+	a = kpc_new(test, 'J', "kpc_jumpable", 0);
+	a->kp.post_handler = NULL;	/* it would keep the breakpoint */
+	kpc_register(test, a);
+	addr = a->kp.addr;
+	wait_for_kprobe_optimizer();
+	top = kpc_hashed(addr);
+	if (!top || !kprobe_optimized(top))
+		kunit_skip(test, "the probe at %pS got no jump", addr);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(3), KPC_JUMPABLE(3));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "J");
+
+	b = kpc_new(test, 'K', "kpc_jumpable", 0);
+	b->kp.post_handler = NULL;
+	b->kp.flags = KPROBE_FLAG_DISABLED;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->kp = &a->kp;
+	init_completion(&t->done);
+	/* Another task unregisters it and waits out the grace period. */
+	a->registered = false;
+	task = kthread_run(kpc_unreg_fn, t, "kpc_unreg");
+	if (IS_ERR(task)) {
+		a->registered = true;
+		KUNIT_FAIL_AND_ABORT(test, "no kthread (%ld)", PTR_ERR(task));
+	}
+
+	deadline = jiffies + KPC_WAIT;
+	while (!gone && time_before(jiffies, deadline)) {
+		childless = kpc_childless_at(addr, &gone);
+		if (childless)
+			break;
+		usleep_range(10, 20);
+	}
+	/*
+	 * At once: the optimizer lets some jiffies pass before it runs.  No
+	 * assertion before the kthread is done with @a's memory.
+	 */
+	if (childless) {
+		ret = register_kprobe(&b->kp);
+		b->registered = !ret;
+	}
+	wait_for_completion(&t->done);
+	if (!childless)
+		kunit_skip(test, "the aggregate at %pS went before it was seen", addr);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	/* Its only probe is disabled: nothing at the address may be on. */
+	wait_for_kprobe_optimizer();
+	top = kpc_hashed(addr);
+	KUNIT_ASSERT_NOT_NULL(test, top);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(top));
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(top));
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(4), KPC_JUMPABLE(4));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "J");
+
+	/* And once it is gone too, nothing is left there. */
+	kpc_unregister(b);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_NULL(test, kpc_hashed(addr));
+}
+
 /* ---- kretprobes --------------------------------------------------------- */
 
 #ifdef CONFIG_KRETPROBES
@@ -1439,6 +1571,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(nested_hit_is_missed, kpc_where_gen_params),
 	KUNIT_CASE(register_kprobes_all_or_nothing),
 	KUNIT_CASE(debugfs_list_shows_each_probe),
+	KUNIT_CASE(disabled_probe_leaves_dying_jump_off),
 #ifdef CONFIG_KRETPROBES
 	KUNIT_CASE(kretprobe_refused_with_errno),
 	KUNIT_CASE_PARAM(kretprobe_entry_data_reaches_return, kpc_ret_target_gen_params),

@@ -235,12 +235,18 @@ static struct kprobe *covering_jump(kprobe_opcode_t *addr)
  * kprobe_opt_prepare - build the jump buffer of a revived aggregate
  * @ap: an aggregate whose text came back (it was GONE)
  *
+ * An aggregate made just now for a GONE lone probe already has a buffer,
+ * built by kprobe_aggr_alloc() from the new text: building another would
+ * lose the first one's slot.
+ *
  * Context: as kprobe_aggr_alloc().
  */
 void kprobe_opt_prepare(struct kprobe *ap)
 {
-	if (!kprobe_ftrace(ap))
-		arch_prepare_optimized_kprobe(to_op(ap), ap);
+	struct optimized_kprobe *op = to_op(ap);
+
+	if (!kprobe_ftrace(ap) && !arch_prepared_optinsn(&op->optinsn))
+		arch_prepare_optimized_kprobe(op, ap);
 }
 
 /**

@@ -27,5 +27,6 @@ void kprobe_blacklist_remove_module(struct module *mod);
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_func_entry);
 int kprobe_check_site(struct kprobe *p, struct module **modp);
+bool kprobe_site_alive(struct kprobe *p, struct module *mod);
 
 #endif /* _KERNEL_KPROBES_PLACE_H */
