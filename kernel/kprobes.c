@@ -772,7 +772,7 @@ static int __init init_kprobes(void)
 
 	err = kprobe_blacklist_init();
 	if (err)
-		pr_err("Failed to populate blacklist (error %d), kprobes not restricted, be careful using them!\n",
+		pr_err("blacklist incomplete (error %d): probes may land where they must not\n",
 		       err);
 
 	kprobe_insn_caches_init();

@@ -472,7 +472,7 @@ static void optimize_all(void)
 		WRITE_ONCE(opt_enabled, true);
 		for_each_top_kprobe(p, tmp)
 			kprobe_opt_try(p);
-		pr_info("kprobe jump-optimization is enabled. All kprobes are optimized if possible.\n");
+		pr_info("jump optimization on: probes become jumps where they can\n");
 	}
 	mutex_unlock(&kprobe_mutex);
 }
@@ -494,7 +494,7 @@ static void unoptimize_all(void)
 	mutex_unlock(&kprobe_mutex);
 
 	wait_for_kprobe_optimizer();
-	pr_info("kprobe jump-optimization is disabled. All kprobes are based on software breakpoint.\n");
+	pr_info("jump optimization off: every probe is a breakpoint\n");
 }
 
 /* Serializes writers of the sysctl. */

@@ -294,7 +294,7 @@ unsigned long __kretprobe_trampoline_handler(struct pt_regs *regs,
 	ret_addr = next_real_return(current, &oldest);
 	/* No address to return to: nothing sane can follow. */
 	if (!ret_addr) {
-		pr_err("kretprobe: Return address not found, not execute handler. Maybe there is a bug in the kernel.\n");
+		pr_err("kretprobe: no instance holds this return address\n");
 		BUG();
 	}
 	/* Stack traces taken by the handlers start at the real caller. */
