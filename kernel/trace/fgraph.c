@@ -430,6 +430,9 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 
 /* ---- direct users ------------------------------------------------------- */
 
+/* What fgraph_internal.h promises direct users. */
+static_assert(FGRAPH_DIRECT_MAX_WORDS == FGRAPH_MAX_DATA_WORDS);
+
 /**
  * fgraph_direct_push - push a direct user's frame for a call being entered
  * @gops: a user registered with register_fgraph_direct()

@@ -63,8 +63,6 @@
 
 static_assert(FGRAPH_ARRAY_SIZE - 1 <= FG_REC_SLOT_MASK);
 static_assert(FGRAPH_MAX_DATA_WORDS <= (FG_REC_SIZE_MASK >> FG_REC_SIZE_SHIFT));
-/* What fgraph_internal.h promises direct users. */
-static_assert(FGRAPH_DIRECT_MAX_WORDS == FGRAPH_MAX_DATA_WORDS);
 /* Both halves of the state fit, and the int stays positive. */
 static_assert(FGRAPH_STACK_WORDS < (1UL << (FG_TOP_SHIFT - 1)));
 static_assert(sizeof(struct ftrace_ret_stack) % sizeof(long) == 0);
