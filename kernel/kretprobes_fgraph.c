@@ -14,9 +14,11 @@
  * entry_handler on the instance inside it, then hooks the return address
  * where the kprobe found it: the word at the stack pointer on x86-64, the
  * link register of the saved frame on arm64.  Nothing here needs a call
- * site for the return, so a notrace function (or one of an arm64 kernel
- * without patchable entries, were fgraph built there) is served the same
- * way; no fallback backend is needed where fgraph exists.
+ * site for the return, so a function without one (notrace) is served the
+ * same way: no fallback backend is needed where fgraph exists.  Where it
+ * does not (no function graph tracer, which on arm64 includes kernels
+ * without patchable entries) KRETPROBE_ON_FGRAPH is off and rethook
+ * (x86) or the per-task lists (arm64) serve kretprobes as before.
  *
  * Why not one fgraph_ops per kretprobe, filtered to its function: fgraph
  * has FGRAPH_ARRAY_SIZE (16) user slots for the whole kernel, every
@@ -25,7 +27,7 @@
  * One direct fgraph user serves every kretprobe here; it is registered
  * while at least one kretprobe exists.
  *
- * The frame's data: word 0 is the kretprobe's id (its slot in krp_table
+ * The frame's data: word 0 is the kretprobe's id (its slot in krp_live
  * and a generation), then the struct kretprobe_instance handlers get,
  * with data_size bytes of entry data.  A frame carries at most
  * FGRAPH_DIRECT_MAX_WORDS words, so data_size is at most KRP_DATA_MAX
@@ -78,13 +80,16 @@
 #define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/bits.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/ftrace.h>
 #include <linux/idr.h>
 #include <linux/kprobes.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/panic.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
@@ -136,7 +141,7 @@ struct krp_table {
 
 static DEFINE_MUTEX(krp_mutex);
 static DEFINE_IDA(krp_slots);
-static struct krp_table __rcu *krp_table;
+static struct krp_table __rcu *krp_live;
 /* Bindings not yet released; the fgraph user is registered while > 0. */
 static unsigned int krp_bound;
 /* The generation of the last id handed out. */
@@ -232,7 +237,7 @@ static __always_inline struct kretprobe_instance *krp_instance(unsigned long *da
 /* The live binding of @id whose frames have @words words, or NULL. */
 static struct krp_binding *krp_find(unsigned long id, unsigned int words)
 {
-	struct krp_table *table = rcu_dereference_check(krp_table,
+	struct krp_table *table = rcu_dereference_check(krp_live,
 							rcu_read_lock_any_held());
 	unsigned long slot = id & KRP_SLOT_MASK;
 	struct krp_binding *b;
@@ -346,7 +351,7 @@ static struct krp_binding *krp_binding_of(struct kretprobe *rp)
 /* Make the table hold @slot; a replaced table goes after a grace period. */
 static int krp_table_fit(unsigned int slot)
 {
-	struct krp_table *old = krp_locked(krp_table);
+	struct krp_table *old = krp_locked(krp_live);
 	unsigned int size = old ? old->size : 0;
 	struct krp_table *new;
 	unsigned int i, n;
@@ -360,7 +365,7 @@ static int krp_table_fit(unsigned int slot)
 	new->size = n;
 	for (i = 0; i < size; i++)
 		RCU_INIT_POINTER(new->slot[i], krp_locked(old->slot[i]));
-	rcu_assign_pointer(krp_table, new);
+	rcu_assign_pointer(krp_live, new);
 	if (old)
 		kvfree_rcu(old, rcu);
 	return 0;
@@ -408,8 +413,8 @@ int kretprobe_pool_create(struct kretprobe *rp)
 			goto out_slot;
 	}
 	krp_bound++;
-	b->id = ++krp_gen << KRP_SLOT_BITS | slot;
-	rcu_assign_pointer(krp_locked(krp_table)->slot[slot], b);
+	b->id = (++krp_gen << KRP_SLOT_BITS) | slot;
+	rcu_assign_pointer(krp_locked(krp_live)->slot[slot], b);
 	mutex_unlock(&krp_mutex);
 	rp->rph = &b->holder;
 	return 0;
@@ -442,7 +447,7 @@ void kretprobe_pool_detach(struct kretprobe *rp)
 		return;
 	RCU_INIT_POINTER(b->holder.rp, NULL);
 	mutex_lock(&krp_mutex);
-	table = krp_locked(krp_table);
+	table = krp_locked(krp_live);
 	RCU_INIT_POINTER(table->slot[b->id & KRP_SLOT_MASK], NULL);
 	mutex_unlock(&krp_mutex);
 }
