@@ -6,18 +6,18 @@
  * handler runs when the function returns.
  *
  * This file is the registration side; what an instance is and how the
- * return is hooked is the backend's:
+ * return is hooked is the backend's (kretprobes_internal.h):
+ *   kretprobes_fgraph.c    the function graph's shadow stack, no pool
+ *                          (KRETPROBE_ON_FGRAPH, wherever fgraph is)
  *   kretprobes_rethook.c   rethook (the arch has HAVE_RETHOOK)
  *   kretprobes_tasklist.c  a per-task list of instances and the arch's
  *                          own trampoline (HAVE_KRETPROBES only)
- * so that a later backend (the function graph's shadow stack) replaces
- * one file.
  *
- * Lifetime: the pool lives from registration until after the grace
- * period of unregistration.  Instances still pending when the probe goes
- * return to a detached pool and are freed by the backend as the
- * functions return (or their tasks die); the handler is not called for
- * them.
+ * Lifetime: the pool (or the fgraph backend's binding) lives from
+ * registration until after the grace period of unregistration.
+ * Instances still pending when the probe goes return to a detached pool
+ * and are freed by the backend as the functions return (or their tasks
+ * die); the handler is not called for them.
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
@@ -91,12 +91,15 @@ static int check_retprobe(struct kretprobe *rp)
  *	and offset), @rp->handler runs on return, @rp->entry_handler (if
  *	set) on entry and may refuse the instance by returning non-zero,
  *	@rp->data_size bytes of per-instance data, @rp->maxactive instances
- *	(0 or less: max(10, 2 * possible CPUs))
+ *	(0 or less: max(10, 2 * possible CPUs); the fgraph backend has no
+ *	pool and ignores it)
  *
  * Context: process context; may sleep.
  * Return: 0; -EINVAL if @rp->kp is not on a function's entry, is
  * blacklisted or already registered; -ENOENT for an unknown symbol;
- * -E2BIG for too much data; -ENOMEM; or an error of register_kprobe().
+ * -E2BIG for too much data (more than KRETPROBE_MAX_DATA_SIZE, or than
+ * the backend's frame holds); -ENOMEM; an error of the backend (fgraph:
+ * -ENOSPC when its user slots are taken); or one of register_kprobe().
  */
 int register_kretprobe(struct kretprobe *rp)
 {

@@ -105,6 +105,7 @@
 #include <linux/ftrace.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
+#include <linux/kprobes.h>
 #include <linux/trace_clock.h>
 #include <linux/workqueue.h>
 
@@ -429,6 +430,9 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 
 /* ---- direct users ------------------------------------------------------- */
 
+/* What fgraph_internal.h promises direct users. */
+static_assert(FGRAPH_DIRECT_MAX_WORDS == FGRAPH_MAX_DATA_WORDS);
+
 /**
  * fgraph_direct_push - push a direct user's frame for a call being entered
  * @gops: a user registered with register_fgraph_direct()
@@ -488,6 +492,79 @@ void fgraph_direct_done(struct ftrace_regs *fregs, bool hook)
 	barrier();
 	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
 }
+
+/**
+ * fgraph_direct_push_at - fgraph_direct_push() without the call's fregs
+ * @gops: a user registered with register_fgraph_direct()
+ * @func: the address the function was entered at
+ * @slot: where the function's return address is until it returns: the
+ *	  stack word at its entry (x86-64), or the saved link register of
+ *	  the frame the caller resumes the function with (arm64)
+ * @key: what unwinders know a hook of @slot by, the @retp that
+ *	 ftrace_graph_ret_addr() gets: @slot itself on x86-64, the frame
+ *	 pointer at the function's entry on arm64 (what
+ *	 ftrace_regs_return_key() gives for a call site)
+ * @words: words of data wanted, 1 to FGRAPH_DIRECT_MAX_WORDS
+ *
+ * For a user that enters from a kprobe on the function's first
+ * instruction, breakpoint or call site, whose handler has a pt_regs and
+ * no ftrace_regs.  The frame is that of fgraph_direct_push(), and so are
+ * the rules: hook or drop it with fgraph_direct_done_at() on the same
+ * @slot before anything but interrupts and calls that return (both leave
+ * the stack as they found it) could push on this task's stack.
+ *
+ * Context: the function's entry, preemption disabled, the caller guarding
+ * against its own recursion; any context, NMI included.
+ * Return: the data, or NULL, as fgraph_direct_push().
+ */
+unsigned long *fgraph_direct_push_at(struct fgraph_ops *gops,
+				     unsigned long func, unsigned long *slot,
+				     unsigned long *key, unsigned int words)
+{
+	struct fg_slot *user;
+	unsigned long rkey, *ws;
+	unsigned int top;
+
+	if (unlikely(words - 1 >= FGRAPH_MAX_DATA_WORDS))
+		return NULL;
+	/* Not before the CPU has a kernel stack and a current of its own. */
+	if (unlikely((long)current_stack_pointer >= 0))
+		return NULL;
+	user = &fg_slots[gops->idx & FG_REC_SLOT_MASK];
+	rkey = READ_ONCE(user->key);
+	if (unlikely(!rkey || READ_ONCE(user->gops) != gops))
+		return NULL;
+	top = __fgraph_push_direct_slot(rkey, func, slot, key, words, &ws);
+	return top ? &ws[top - 1 - words] : NULL;
+}
+
+NOKPROBE_SYMBOL(fgraph_direct_push_at);
+
+/**
+ * fgraph_direct_done_at - hook the return of fgraph_direct_push_at(), or
+ *			   drop its frame
+ * @slot: the slot given to fgraph_direct_push_at()
+ * @hook: true to hook the return (the return callback will run), false
+ *	  to pop the frame again
+ *
+ * Context: right after a successful fgraph_direct_push_at(), same context.
+ */
+void fgraph_direct_done_at(unsigned long *slot, bool hook)
+{
+	struct task_struct *t = current;
+	unsigned int base;
+
+	if (hook) {
+		*slot = (unsigned long)
+			dereference_kernel_function_descriptor(return_to_handler);
+		return;
+	}
+	base = fg_base(READ_ONCE(t->curr_ret_stack));
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
+}
+
+NOKPROBE_SYMBOL(fgraph_direct_done_at);
 
 /* ---- return ------------------------------------------------------------- */
 

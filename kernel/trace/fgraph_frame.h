@@ -184,19 +184,19 @@ static __always_inline unsigned long fgraph_real_ret(unsigned long *ws,
 }
 
 /*
- * __fgraph_push_direct_top - fgraph_push_direct_top() without the test of
- * the stack pointer, for a caller that has already read current and per-CPU
- * data in this context (a CPU without a proper stack and current would not
- * have got this far).  Arguments and return value as there, below.
+ * __fgraph_push_direct_slot - the push of a direct frame, given where the
+ * return address is: @slot holds it until the function returns, and @retp
+ * is the key unwinders know a hook of it by.  The other arguments and the
+ * return value are those of fgraph_push_direct_top() below, without its
+ * test of the stack pointer.  For a caller that has no ftrace_regs of the
+ * call (fgraph_direct_push_at(): a kprobe on the first instruction).
  */
 static __always_inline unsigned int
-__fgraph_push_direct_top(unsigned long key, unsigned long func,
-			 struct ftrace_regs *fregs, unsigned int words,
-			 unsigned long **wsp)
+__fgraph_push_direct_slot(unsigned long key, unsigned long func,
+			  unsigned long *slot, unsigned long *retp,
+			  unsigned int words, unsigned long **wsp)
 {
 	unsigned long rec = key | (unsigned long)words << FG_REC_SIZE_SHIFT;
-	unsigned long *slot = ftrace_regs_return_slot(fregs);
-	unsigned long *retp = ftrace_regs_return_key(fregs);
 	struct task_struct *t = current;
 	unsigned int before, base, top;
 	struct ftrace_ret_stack *hdr;
@@ -234,6 +234,23 @@ __fgraph_push_direct_top(unsigned long key, unsigned long func,
 	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
 	*wsp = ws;
 	return top;
+}
+
+/*
+ * __fgraph_push_direct_top - fgraph_push_direct_top() without the test of
+ * the stack pointer, for a caller that has already read current and per-CPU
+ * data in this context (a CPU without a proper stack and current would not
+ * have got this far).  Arguments and return value as there, below.
+ */
+static __always_inline unsigned int
+__fgraph_push_direct_top(unsigned long key, unsigned long func,
+			 struct ftrace_regs *fregs, unsigned int words,
+			 unsigned long **wsp)
+{
+	return __fgraph_push_direct_slot(key, func,
+					 ftrace_regs_return_slot(fregs),
+					 ftrace_regs_return_key(fregs), words,
+					 wsp);
 }
 
 /*

@@ -2,11 +2,12 @@
 /*
  * What fgraph (kernel/trace/fgraph.c, layer "fgraph" of the function-hook
  * core: see ftrace_internal.h for the layers) offers the rest of the core
- * and fprobe beyond linux/ftrace.h: whether a graph user is registered,
+ * and its users beyond linux/ftrace.h: whether a graph user is registered,
  * the refresh after a pid filter change, the untimed registration, and
  * the API of direct users, which push their own frames from an ftrace_ops
- * callback (fprobe).  fgraph_direct_hook() and ftrace_regs_return_slot()
- * run on fprobe's hit path and stay inline.
+ * callback (fprobe) or from a kprobe handler (return probes,
+ * kernel/kretprobes_fgraph.c).  fgraph_direct_hook() and
+ * ftrace_regs_return_slot() run on fprobe's hit path and stay inline.
  *
  * fgraph sits on the users' interface (ftrace_user.h); the shadow stack's
  * format is in fgraph_frame.h.
@@ -52,10 +53,22 @@ ftrace_regs_return_slot(struct ftrace_regs *fregs)
 #define ftrace_regs_return_key(fregs) ftrace_regs_return_slot(fregs)
 #endif
 
+/* The most data words one direct frame carries. */
+#define FGRAPH_DIRECT_MAX_WORDS	32
+
 unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 				  struct ftrace_regs *fregs,
 				  unsigned int words);
 void fgraph_direct_done(struct ftrace_regs *fregs, bool hook);
+/*
+ * The same for a user without the call's ftrace_regs (return probes, from
+ * a kprobe on the function's first instruction): it names the slot that
+ * holds the return address and the key of that slot itself.
+ */
+unsigned long *fgraph_direct_push_at(struct fgraph_ops *gops,
+				     unsigned long func, unsigned long *slot,
+				     unsigned long *key, unsigned int words);
+void fgraph_direct_done_at(unsigned long *slot, bool hook);
 unsigned long fgraph_direct_key(struct fgraph_ops *gops);
 
 /* fgraph_direct_done(@fregs, true), inline: the common case of a hit. */
