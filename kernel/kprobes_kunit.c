@@ -1346,6 +1346,43 @@ static void kretprobe_refused_with_errno(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&mid->returns) + atomic_read(&big->returns), 0);
 }
 
+#ifdef CONFIG_KRETPROBE_ON_FGRAPH
+/*
+ * On the function graph a return probe pushes a frame on the shadow stack,
+ * so none may go on what pushes or pops frames for other calls: its frame
+ * would land between a frame and its hook, or on top of the frame being
+ * popped.  Those functions take no kprobe at all.  A hooked return that
+ * goes through the return path afterwards still gets its own entry data.
+ */
+static void kretprobe_refused_on_shadow_stack_paths(struct kunit *test)
+{
+	static const char * const paths[] = {
+		"ftrace_return_to_handler",
+		"function_graph_enter_regs",
+		"fgraph_direct_push",
+		"fgraph_direct_done",
+		"ftrace_graph_func",
+	};
+	struct kpc_ret *kr, *on_path;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		on_path = kpc_ret_new(test, paths[i], 0);
+		KUNIT_EXPECT_EQ_MSG(test, register_kretprobe(&on_path->rp), -EINVAL,
+				    "a return probe on %s", paths[i]);
+		KUNIT_EXPECT_NULL(test, on_path->rp.rph);
+	}
+
+	kr = kpc_ret_new(test, "kpc_plain", 0);
+	kpc_ret_register(test, kr);
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(4), KPC_PLAIN(4));
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 1);
+	KUNIT_EXPECT_EQ(test, kr->seen[0].arg, 4);
+	KUNIT_EXPECT_EQ(test, kr->seen[0].ret, KPC_PLAIN(4));
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+}
+#endif
+
 /* Which function a kretprobe case probes: one with a call site, or not. */
 struct kpc_ret_target {
 	const char	*desc;
@@ -1586,6 +1623,9 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(disabled_probe_leaves_dying_jump_off),
 #ifdef CONFIG_KRETPROBES
 	KUNIT_CASE(kretprobe_refused_with_errno),
+#ifdef CONFIG_KRETPROBE_ON_FGRAPH
+	KUNIT_CASE(kretprobe_refused_on_shadow_stack_paths),
+#endif
 	KUNIT_CASE_PARAM(kretprobe_entry_data_reaches_return, kpc_ret_target_gen_params),
 	KUNIT_CASE_PARAM(kretprobe_recursion_keeps_each_entry, kpc_depth_gen_params),
 	KUNIT_CASE(kretprobe_entry_survives_sleep),

@@ -121,8 +121,14 @@ int register_kretprobe(struct kretprobe *rp)
 
 	ret = register_kprobe(&rp->kp);
 	if (ret) {
-		/* Never hit: nothing can hold an instance. */
+		/*
+		 * register_kprobe() may have armed the probe before it failed,
+		 * so a call may have pushed an instance whose return is
+		 * running its handler right now: detach, then wait for it
+		 * before the caller may free @rp.
+		 */
 		kretprobe_pool_detach(rp);
+		synchronize_rcu();
 		kretprobe_pool_release(rp);
 	}
 	return ret;

@@ -428,6 +428,14 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 	return -EBUSY;
 }
 
+/*
+ * No kprobe in what pushes or pops frames for calls other than its own:
+ * a return probe there (CONFIG_KRETPROBE_ON_FGRAPH) would push its frame
+ * between the one being pushed and its hook, or on top of the one being
+ * popped, and the two returns would take each other's addresses.
+ */
+NOKPROBE_SYMBOL(function_graph_enter_regs);
+
 /* ---- direct users ------------------------------------------------------- */
 
 /* What fgraph_internal.h promises direct users. */
@@ -471,6 +479,8 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 	return fgraph_push_direct_frame(key, func, fregs, words);
 }
 
+NOKPROBE_SYMBOL(fgraph_direct_push);
+
 /**
  * fgraph_direct_done - hook the return of a direct push, or drop it
  * @fregs: the register frame given to fgraph_direct_push()
@@ -492,6 +502,8 @@ void fgraph_direct_done(struct ftrace_regs *fregs, bool hook)
 	barrier();
 	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
 }
+
+NOKPROBE_SYMBOL(fgraph_direct_done);
 
 /**
  * fgraph_direct_push_at - fgraph_direct_push() without the call's fregs
@@ -745,6 +757,9 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	WRITE_ONCE(t->curr_ret_stack, fg_below(ws, base));
 	return ret;
 }
+
+/* The return path of every return probe: see function_graph_enter_regs(). */
+NOKPROBE_SYMBOL(ftrace_return_to_handler);
 
 /* ---- stop ------------------------------------------------------------- */
 

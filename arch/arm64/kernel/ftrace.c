@@ -43,6 +43,7 @@
 #define pr_fmt(fmt) "ftrace: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/stddef.h>
 #include <linux/sched.h>
@@ -382,5 +383,11 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		*ftrace_regs_return_slot(fregs) = (unsigned long)return_to_handler;
 	ftrace_test_recursion_unlock(bit);
 }
+
+/*
+ * Between the push of a frame for the traced call and the hook of its
+ * return no return probe may push one of its own (kernel/trace/fgraph.c).
+ */
+NOKPROBE_SYMBOL(ftrace_graph_func);
 
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */

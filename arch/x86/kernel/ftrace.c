@@ -41,6 +41,7 @@
 #include <linux/execmem.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_tramp.h>
+#include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
@@ -530,6 +531,12 @@ static void fgraph_hook_return(unsigned long ip, unsigned long *slot,
 		*slot = (unsigned long)return_to_handler;
 }
 
+/*
+ * Between the push of a frame for the traced call and the hook of its
+ * slot no return probe may push one of its own (kernel/trace/fgraph.c).
+ */
+NOKPROBE_SYMBOL(fgraph_hook_return);
+
 /**
  * prepare_ftrace_return - hook a function's return without a register frame
  * @ip: the traced function's call site
@@ -541,6 +548,8 @@ void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 {
 	fgraph_hook_return(ip, parent, frame_pointer, NULL);
 }
+
+NOKPROBE_SYMBOL(prepare_ftrace_return);
 
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 /**
@@ -558,6 +567,8 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 
 	fgraph_hook_return(ip, slot, 0, fregs);
 }
+
+NOKPROBE_SYMBOL(ftrace_graph_func);
 #endif
 
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
