@@ -62,8 +62,14 @@ struct kprobe_table {
 
 static struct kprobe_table __rcu *kprobe_table;
 
-/* What a slot holds after its probe left; never compared by address. */
-static struct kprobe kprobe_tombstone;
+/*
+ * What a slot holds after its probe left.  Its address is the last byte
+ * of the address space, where no kernel text is, so that a lookup needs
+ * no test of its own for it.
+ */
+static struct kprobe kprobe_tombstone = {
+	.addr = (kprobe_opcode_t *)~0UL,
+};
 
 static nokprobe_inline struct kprobe_table *table_for_reader(void)
 {
@@ -97,23 +103,24 @@ static struct kprobe *slot_for_writer(struct kprobe_table *t, unsigned int i)
 struct kprobe *get_kprobe(void *addr)
 {
 	struct kprobe_table *t = table_for_reader();
-	unsigned int i, n;
+	unsigned int i;
 	struct kprobe *p;
 
-	if (!t)
+	if (unlikely(!t))
 		return NULL;
-	i = hash_ptr(addr, t->bits);
-	for (n = 0; n <= t->mask; n++) {
+	/*
+	 * No bound on the walk: an array is never more than three quarters
+	 * used (kprobe_table_insert()) and a published one never changes
+	 * size, so an empty slot ends every walk.  The tombstone's address
+	 * matches no probed one.
+	 */
+	for (i = hash_ptr(addr, t->bits);; i = (i + 1) & t->mask) {
 		p = rcu_dereference_check(t->slot[i],
 					  lockdep_is_held(&kprobe_mutex) ||
 					  rcu_read_lock_any_held());
-		if (!p)
-			return NULL;
-		if (p != &kprobe_tombstone && p->addr == addr)
+		if (!p || p->addr == addr)
 			return p;
-		i = (i + 1) & t->mask;
 	}
-	return NULL;
 }
 
 NOKPROBE_SYMBOL(get_kprobe);
