@@ -7,7 +7,8 @@
  * and one writer at a time (kprobe_mutex):
  *
  *  - It is an array of slots, a power of two in number, searched by
- *    linear probing from the slot hash_ptr() gives the address.  A slot
+ *    linear probing from the slot the address hashes to (first_slot(),
+ *    hash_ptr()'s multiply with the shift kept in the table).  A slot
  *    is empty (NULL), a tombstone (a probe left it) or a top probe.
  *  - A slot only goes from empty to a probe, from a probe to a tombstone
  *    or to another probe at the same address (an aggregate taking over),
@@ -54,7 +55,8 @@ bool kprobes_ready;
 struct kprobe_table {
 	struct rcu_head rcu;
 	unsigned int bits;
-	unsigned int mask;
+	unsigned int shift;
+	unsigned long mask;
 	unsigned int live;
 	unsigned int used;
 	struct kprobe __rcu *slot[];
@@ -70,6 +72,13 @@ static struct kprobe_table __rcu *kprobe_table;
 static struct kprobe kprobe_tombstone = {
 	.addr = (kprobe_opcode_t *)~0UL,
 };
+
+/* @addr's first slot: hash_ptr() with the table's shift kept ready. */
+static nokprobe_inline unsigned long first_slot(struct kprobe_table *t,
+						void *addr)
+{
+	return ((u64)(unsigned long)addr * GOLDEN_RATIO_64) >> t->shift;
+}
 
 static nokprobe_inline struct kprobe_table *table_for_reader(void)
 {
@@ -103,7 +112,7 @@ static struct kprobe *slot_for_writer(struct kprobe_table *t, unsigned int i)
 struct kprobe *get_kprobe(void *addr)
 {
 	struct kprobe_table *t = table_for_reader();
-	unsigned int i;
+	unsigned long i;
 	struct kprobe *p;
 
 	if (unlikely(!t))
@@ -114,7 +123,7 @@ struct kprobe *get_kprobe(void *addr)
 	 * size, so an empty slot ends every walk.  The tombstone's address
 	 * matches no probed one.
 	 */
-	for (i = hash_ptr(addr, t->bits);; i = (i + 1) & t->mask) {
+	for (i = first_slot(t, addr);; i = (i + 1) & t->mask) {
 		p = rcu_dereference_check(t->slot[i],
 					  lockdep_is_held(&kprobe_mutex) ||
 					  rcu_read_lock_any_held());
@@ -128,7 +137,7 @@ NOKPROBE_SYMBOL(get_kprobe);
 /* The first slot on @addr's walk that a new probe may take. */
 static unsigned int free_slot(struct kprobe_table *t, void *addr)
 {
-	unsigned int i = hash_ptr(addr, t->bits);
+	unsigned int i = first_slot(t, addr);
 	struct kprobe *p;
 
 	for (;;) {
@@ -142,7 +151,7 @@ static unsigned int free_slot(struct kprobe_table *t, void *addr)
 /* The slot that holds @p, or -1 (a bug). */
 static int slot_of(struct kprobe_table *t, struct kprobe *p)
 {
-	unsigned int i = hash_ptr(p->addr, t->bits);
+	unsigned int i = first_slot(t, p->addr);
 	unsigned int n;
 	struct kprobe *cur;
 
@@ -180,6 +189,7 @@ static int rebuild(unsigned int bits)
 	if (!t)
 		return -ENOMEM;
 	t->bits = bits;
+	t->shift = 64 - bits;
 	t->mask = (1U << bits) - 1;
 
 	for (i = 0; old && i <= old->mask; i++) {
