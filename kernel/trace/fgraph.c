@@ -441,6 +441,30 @@ NOKPROBE_SYMBOL(function_graph_enter_regs);
 /* What fgraph_internal.h promises direct users. */
 static_assert(FGRAPH_DIRECT_MAX_WORDS == FGRAPH_MAX_DATA_WORDS);
 
+/*
+ * The slot key of direct user @gops, or 0 if it left: the hit-path form
+ * of fgraph_direct_key(), which finds the slot by a walk.
+ */
+static __always_inline unsigned long direct_user_key(struct fgraph_ops *gops)
+{
+	struct fg_slot *slot = &fg_slots[gops->idx & FG_REC_SLOT_MASK];
+	unsigned long key = READ_ONCE(slot->key);
+
+	if (unlikely(!key || READ_ONCE(slot->gops) != gops))
+		return 0;
+	return key;
+}
+
+/* Pop the frame a direct push just made on current's stack. */
+static __always_inline void fgraph_direct_drop(void)
+{
+	struct task_struct *t = current;
+	unsigned int base = fg_base(READ_ONCE(t->curr_ret_stack));
+
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
+}
+
 /**
  * fgraph_direct_push - push a direct user's frame for a call being entered
  * @gops: a user registered with register_fgraph_direct()
@@ -466,15 +490,13 @@ unsigned long *fgraph_direct_push(struct fgraph_ops *gops, unsigned long func,
 				  struct ftrace_regs *fregs,
 				  unsigned int words)
 {
-	struct fg_slot *slot;
 	unsigned long key;
 
 	if (unlikely(words - 1 >= FGRAPH_MAX_DATA_WORDS))
 		return NULL;
-	/* The slot's key, 0 if @gops left: no frame then. */
-	slot = &fg_slots[gops->idx & FG_REC_SLOT_MASK];
-	key = READ_ONCE(slot->key);
-	if (unlikely(!key || READ_ONCE(slot->gops) != gops))
+	/* 0 if @gops left: no frame then. */
+	key = direct_user_key(gops);
+	if (unlikely(!key))
 		return NULL;
 	return fgraph_push_direct_frame(key, func, fregs, words);
 }
@@ -491,16 +513,10 @@ NOKPROBE_SYMBOL(fgraph_direct_push);
  */
 void fgraph_direct_done(struct ftrace_regs *fregs, bool hook)
 {
-	struct task_struct *t = current;
-	unsigned int base;
-
-	if (hook) {
+	if (hook)
 		fgraph_direct_hook(fregs);
-		return;
-	}
-	base = fg_base(READ_ONCE(t->curr_ret_stack));
-	barrier();
-	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
+	else
+		fgraph_direct_drop();
 }
 
 NOKPROBE_SYMBOL(fgraph_direct_done);
@@ -533,7 +549,6 @@ unsigned long *fgraph_direct_push_at(struct fgraph_ops *gops,
 				     unsigned long func, unsigned long *slot,
 				     unsigned long *key, unsigned int words)
 {
-	struct fg_slot *user;
 	unsigned long rkey, *ws;
 	unsigned int top;
 
@@ -542,9 +557,8 @@ unsigned long *fgraph_direct_push_at(struct fgraph_ops *gops,
 	/* Not before the CPU has a kernel stack and a current of its own. */
 	if (unlikely((long)current_stack_pointer >= 0))
 		return NULL;
-	user = &fg_slots[gops->idx & FG_REC_SLOT_MASK];
-	rkey = READ_ONCE(user->key);
-	if (unlikely(!rkey || READ_ONCE(user->gops) != gops))
+	rkey = direct_user_key(gops);
+	if (unlikely(!rkey))
 		return NULL;
 	top = __fgraph_push_direct_slot(rkey, func, slot, key, words, &ws);
 	return top ? &ws[top - 1 - words] : NULL;
@@ -563,17 +577,11 @@ NOKPROBE_SYMBOL(fgraph_direct_push_at);
  */
 void fgraph_direct_done_at(unsigned long *slot, bool hook)
 {
-	struct task_struct *t = current;
-	unsigned int base;
-
-	if (hook) {
+	if (hook)
 		*slot = (unsigned long)
 			dereference_kernel_function_descriptor(return_to_handler);
-		return;
-	}
-	base = fg_base(READ_ONCE(t->curr_ret_stack));
-	barrier();
-	WRITE_ONCE(t->curr_ret_stack, fg_below(t->ret_stack, base));
+	else
+		fgraph_direct_drop();
 }
 
 NOKPROBE_SYMBOL(fgraph_direct_done_at);
