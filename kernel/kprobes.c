@@ -22,9 +22,16 @@
  *    and then it is never optimized;
  *  - a GONE top probe has no instruction slot and is never armed again.
  *
+ * Batches: register_kprobes() checks every probe first (address,
+ * blacklist, module), then puts them all in under one kprobe_mutex hold
+ * as one batch of kprobes_arm.c (a single probe is a batch of one);
+ * unregister_kprobes() takes them out the same way.  A batch that fails
+ * is undone before kprobe_mutex is dropped.
+ *
  * Removal guarantee: unregister_kprobe(s)() takes the probes out of the
- * table and the aggregates under kprobe_mutex, disarming what needs it,
- * then waits once with synchronize_rcu() before it frees anything or
+ * table and the aggregates under kprobe_mutex, disarming what needs it
+ * (call sites when the batch commits, still under kprobe_mutex), then
+ * waits once with synchronize_rcu() before it frees anything or
  * returns.  A handler is only ever called by a hit that found the probe
  * in the table or on an aggregate's list under RCU, so none is running or
  * can start after the wait.
@@ -32,16 +39,14 @@
 #define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/bug.h>
-#include <linux/cpu.h>
 #include <linux/err.h>
 #include <linux/export.h>
-#include <linux/jump_label.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
-#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
+#include <linux/slab.h>
 
 #include <asm/sections.h>
 
@@ -144,7 +149,8 @@ static void aggr_adopt(struct kprobe *ap, struct kprobe *p)
 	flush_insn_slot(ap);
 	ap->addr = p->addr;
 	ap->flags = p->flags & ~KPROBE_FLAG_OPTIMIZED;
-	p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
+	/* Armed, or queued to be, the aggregate is from now on. */
+	p->flags &= ~(KPROBE_FLAG_ARMED_IPMODIFY | KPROBE_FLAG_ARM_QUEUED);
 	ap->pre_handler = kprobe_aggr_pre_handler;
 	INIT_LIST_HEAD(&ap->list);
 	INIT_HLIST_NODE(&ap->hlist);
@@ -162,12 +168,11 @@ static void try_optimizable(struct kprobe *p)
 {
 	struct kprobe *ap;
 
+	lockdep_assert_held(&text_mutex);
+
 	if (!IS_ENABLED(CONFIG_OPTPROBES) || kprobe_ftrace(p))
 		return;
 
-	cpus_read_lock();
-	jump_label_lock();
-	mutex_lock(&text_mutex);
 	ap = kprobe_aggr_alloc(p);
 	if (ap && kprobe_opt_ready(ap)) {
 		aggr_adopt(ap, p);
@@ -175,9 +180,6 @@ static void try_optimizable(struct kprobe *p)
 	} else if (ap) {
 		kprobe_aggr_free(ap);
 	}
-	mutex_unlock(&text_mutex);
-	jump_label_unlock();
-	cpus_read_unlock();
 }
 
 static int prepare_probe(struct kprobe *p)
@@ -235,12 +237,15 @@ static void unjoin(struct kprobe *ap, struct kprobe *p)
 /*
  * The part of join() that may write text: find or make the aggregate of
  * @top's address, bring it back to life if it was a shell or GONE, and
- * link @p to it.  Returns the aggregate or an ERR_PTR.
+ * link @p to it.  Returns the aggregate or an ERR_PTR.  The register
+ * batch holds the text locks.
  */
 static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
 {
 	struct kprobe *ap = top;
 	int ret;
+
+	lockdep_assert_held(&text_mutex);
 
 	if (!kprobe_is_aggr(top)) {
 		ap = kprobe_aggr_alloc(top);
@@ -268,25 +273,22 @@ static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
 	return ap;
 }
 
-/* Add @p to the address's top probe @top, making an aggregate if needed. */
-static int join(struct kprobe *top, struct kprobe *p)
+/*
+ * Add @p to the address's top probe @top, making an aggregate if needed,
+ * in the register batch @b.
+ */
+static int join(struct kprobe *top, struct kprobe *p, struct kprobe_batch *b)
 {
 	struct kprobe *ap;
 	int ret;
 
-	cpus_read_lock();
-	jump_label_lock();
-	mutex_lock(&text_mutex);
 	ap = link_child(top, p);
-	mutex_unlock(&text_mutex);
-	jump_label_unlock();
-	cpus_read_unlock();
 	if (IS_ERR(ap))
 		return PTR_ERR(ap);
 
 	if (!kprobe_disabled(ap) || kprobe_disabled(p)) {
 		/* Armed as it was; only its call-site ops may have to change. */
-		ret = kprobe_ftrace_sync_ops(ap);
+		ret = kprobe_batch_sync_ops(b, ap);
 		if (ret)
 			unjoin(ap, p);
 		return ret;
@@ -296,7 +298,7 @@ static int join(struct kprobe *top, struct kprobe *p)
 	ap->flags &= ~KPROBE_FLAG_DISABLED;
 	if (kprobes_all_disarmed)
 		return 0;
-	ret = kprobe_arm(ap);
+	ret = kprobe_batch_arm(b, ap);
 	if (ret) {
 		ap->flags |= KPROBE_FLAG_DISABLED;
 		unjoin(ap, p);
@@ -304,30 +306,20 @@ static int join(struct kprobe *top, struct kprobe *p)
 	return ret;
 }
 
-/* Let the arch copy @p's instruction (or check its call site). */
-static int prepare_locked(struct kprobe *p)
-{
-	int ret;
-
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
-	ret = prepare_probe(p);
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
-	return ret;
-}
-
-/* Put the lone probe @p, whose address has no top probe, in the table. */
-static int install(struct kprobe *p)
+/*
+ * Put the lone probe @p, whose address has no top probe, in the table,
+ * in the register batch @b.
+ */
+static int install(struct kprobe *p, struct kprobe_batch *b)
 {
 	bool arm = !kprobes_all_disarmed && !kprobe_disabled(p);
-	int ret = prepare_locked(p);
+	int ret = prepare_probe(p);
 
 	if (ret)
 		return ret;
 	ret = kprobe_table_insert(p);
 	if (!ret && arm) {
-		ret = kprobe_arm(p);
+		ret = kprobe_batch_arm(b, p);
 		if (ret) {
 			/* A hit may have found it meanwhile. */
 			kprobe_table_remove(p);
@@ -353,29 +345,17 @@ static void init_probe(struct kprobe *p, bool on_entry)
 	p->nmissed = 0;
 }
 
-/**
- * register_kprobe - register a probe
- * @p: the probe; exactly one of @p->addr and @p->symbol_name set, with
- *	@p->offset, the handlers, and KPROBE_FLAG_DISABLED in @p->flags if
- *	it should start disabled
- *
- * On success the probe is armed (unless it starts disabled or all probes
- * are disarmed) and @p->addr holds the probed address.
- *
- * Context: process context; may sleep.
- * Return: 0, -EINVAL for a bad description, a place that is not an
- * instruction boundary or may not be probed, or a probe that is already
- * registered; -ENOENT for an unknown symbol or text of a module on its
- * way out (or its freed init text); -ENOMEM; or the arch's error.
+/*
+ * What registering @p needs before kprobe_mutex: its address, resolved
+ * into @p->addr, its core fields, and the checks of its place; @modp
+ * gets the module whose text it is in, referenced, or NULL.
  */
-int register_kprobe(struct kprobe *p)
+static int check_probe(struct kprobe *p, struct module **modp)
 {
-	struct module *mod = NULL;
 	kprobe_opcode_t *addr;
-	struct kprobe *top;
 	bool on_entry;
-	int ret;
 
+	*modp = NULL;
 	addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
 				   &on_entry);
 	if (IS_ERR(addr))
@@ -387,52 +367,154 @@ int register_kprobe(struct kprobe *p)
 		return -EINVAL;
 	init_probe(p, on_entry);
 
-	ret = kprobe_check_site(p, &mod);
-	if (ret)
-		return ret;
+	return kprobe_check_site(p, modp);
+}
+
+/* Put the checked probe @p in, in the register batch @b. */
+static int register_locked(struct kprobe *p, struct module *mod,
+			   struct kprobe_batch *b)
+{
+	struct kprobe *top;
+
+	/* The same probe twice in one array: the second finds the first. */
+	if (WARN_ON_ONCE(registered_top(p)))
+		return -EINVAL;
+	if (!kprobe_site_alive(p, mod))
+		return -ENOENT;
+	top = get_kprobe(p->addr);
+	return top ? join(top, p, b) : install(p, b);
+}
+
+/*
+ * Take @num probes out of the table and their aggregates in one batch:
+ * the part of unregistration before the grace period.  One that is not
+ * registered gets its ->addr cleared, for unregister_finish().
+ */
+static void unregister_locked(struct kprobe **kps, int num)
+{
+	struct kprobe_batch b;
+	int i;
+
+	kprobe_batch_start(&b, num, false);
+	for (i = 0; i < num; i++) {
+		if (kprobe_unregister_begin(kps[i], &b) < 0)
+			kps[i]->addr = NULL;
+	}
+	kprobe_batch_commit(&b);
+}
+
+/* Free what unregister_locked() left, after its grace period. */
+static void unregister_finish(struct kprobe **kps, int num)
+{
+	int i;
+
+	for (i = 0; i < num; i++) {
+		if (kps[i]->addr)
+			kprobe_unregister_finish(kps[i]);
+	}
+}
+
+/*
+ * Register the @num checked probes of @kps (their modules in @mods) in
+ * one batch; all or none.
+ */
+static int register_batch(struct kprobe **kps, int num, struct module **mods)
+{
+	struct kprobe_batch b;
+	int in, ret = 0;
 
 	mutex_lock(&kprobe_mutex);
-	top = get_kprobe(p->addr);
-	if (!kprobe_site_alive(p, mod))
-		ret = -ENOENT;
+	kprobe_batch_start(&b, num, true);
+	for (in = 0; in < num; in++) {
+		ret = register_locked(kps[in], mods[in], &b);
+		if (ret)
+			break;
+	}
+	if (ret)
+		kprobe_batch_cancel(&b);
 	else
-		ret = top ? join(top, p) : install(p);
+		ret = kprobe_batch_commit(&b);
+
+	/* The first @in are in (all of them if arming failed): out again. */
+	if (ret && in)
+		unregister_locked(kps, in);
 	mutex_unlock(&kprobe_mutex);
 
-	if (mod)
-		module_put(mod);
+	if (ret && in) {
+		synchronize_rcu();
+		unregister_finish(kps, in);
+	}
 	return ret;
 }
-EXPORT_SYMBOL_GPL(register_kprobe);
 
 /**
  * register_kprobes - register several probes
- * @kps: the probes
+ * @kps: the probes, each as register_kprobe() wants it
  * @num: how many
  *
- * All or nothing: on the first failure the ones already registered are
- * unregistered again.
+ * All or nothing: if one fails, none stays registered.  The probes are
+ * checked first, then put in as one batch: the text is written under one
+ * hold of its locks and each call-site ftrace_ops' filter is changed once
+ * for all of them.
  *
  * Context: process context; may sleep.
- * Return: 0, -EINVAL if @num <= 0, or the first error of register_kprobe().
+ * Return: 0, -EINVAL if @num <= 0, -ENOMEM, or an error register_kprobe()
+ * gives: that of the first probe failing a check (none is in yet), else
+ * of the first failing to go in, else of arming the batch's call sites.
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
-	int i, ret;
+	struct module *one, **mods = &one;
+	int checked, i, ret = 0;
 
 	if (num <= 0)
 		return -EINVAL;
-	for (i = 0; i < num; i++) {
-		ret = register_kprobe(kps[i]);
-		if (ret < 0) {
-			if (i)
-				unregister_kprobes(kps, i);
-			return ret;
-		}
+	if (num > 1) {
+		mods = kvcalloc(num, sizeof(*mods), GFP_KERNEL);
+		if (!mods)
+			return -ENOMEM;
 	}
-	return 0;
+
+	for (checked = 0; checked < num; checked++) {
+		ret = check_probe(kps[checked], &mods[checked]);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = register_batch(kps, num, mods);
+
+	/* The modules' text stays now, or their going marks the probes GONE. */
+	for (i = 0; i < checked; i++) {
+		if (mods[i])
+			module_put(mods[i]);
+	}
+	if (mods != &one)
+		kvfree(mods);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
+
+/**
+ * register_kprobe - register a probe
+ * @p: the probe; exactly one of @p->addr and @p->symbol_name set, with
+ *	@p->offset, the handlers, and KPROBE_FLAG_DISABLED in @p->flags if
+ *	it should start disabled
+ *
+ * On success the probe is armed (unless it starts disabled or all probes
+ * are disarmed) and @p->addr holds the probed address.  This is a batch
+ * of one of register_kprobes().
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL for a bad description, a place that is not an
+ * instruction boundary or may not be probed, or a probe that is already
+ * registered; -ENOENT for an unknown symbol or text of a module on its
+ * way out (or its freed init text); -ENOMEM; or the arch's error.
+ */
+int register_kprobe(struct kprobe *p)
+{
+	return register_kprobes(&p, 1);
+}
+EXPORT_SYMBOL_GPL(register_kprobe);
 
 /* --- enable and disable --- */
 
@@ -448,10 +530,11 @@ static bool any_child_on(struct kprobe *ap)
 }
 
 /*
- * Disable @p; disarm its top probe when nothing under it is enabled.
- * Returns the top probe, or an ERR_PTR.
+ * Disable @p; disarm its top probe when nothing under it is enabled, in
+ * the unregister batch @b if there is one.  Returns the top probe, or an
+ * ERR_PTR.
  */
-static struct kprobe *disable_locked(struct kprobe *p)
+static struct kprobe *disable_locked(struct kprobe *p, struct kprobe_batch *b)
 {
 	struct kprobe *ap = registered_top(p);
 	int ret;
@@ -472,8 +555,12 @@ static struct kprobe *disable_locked(struct kprobe *p)
 	 * only if it is enabled and not everything is disarmed.
 	 */
 	ret = 0;
-	if (!kprobe_disabled(ap) && !kprobes_all_disarmed)
-		ret = kprobe_disarm(ap, true);
+	if (!kprobe_disabled(ap) && !kprobes_all_disarmed) {
+		if (b)
+			kprobe_batch_disarm(b, ap, true);
+		else
+			ret = kprobe_disarm(ap, true);
+	}
 	if (!ret) {
 		ap->flags |= KPROBE_FLAG_DISABLED;
 		return ap;
@@ -492,7 +579,7 @@ static struct kprobe *disable_locked(struct kprobe *p)
 int disable_kprobe(struct kprobe *kp)
 {
 	guard(mutex)(&kprobe_mutex);
-	return PTR_ERR_OR_ZERO(disable_locked(kp));
+	return PTR_ERR_OR_ZERO(disable_locked(kp, NULL));
 }
 EXPORT_SYMBOL_GPL(disable_kprobe);
 
@@ -539,22 +626,25 @@ EXPORT_SYMBOL_GPL(enable_kprobe);
 /**
  * kprobe_unregister_begin - take a probe out, before the grace period
  * @p: the probe
+ * @b: the unregister batch it is taken out in
  *
  * Disables @p and takes it out of the table or off its aggregate; an
  * aggregate losing its last child leaves the table too, unless the
- * optimizer still owes it work (it then retires it itself).  What is
- * freed, kprobe_unregister_finish() frees after synchronize_rcu().
+ * optimizer still owes it work (it then retires it itself).  A call site
+ * is disarmed when @b commits, which comes before the grace period.
+ * What is freed, kprobe_unregister_finish() frees after
+ * synchronize_rcu().
  *
- * Context: kprobe_mutex held.
+ * Context: kprobe_mutex held, inside @b.
  * Return: 0, or -EINVAL if @p is not registered (nothing changed).
  */
-int kprobe_unregister_begin(struct kprobe *p)
+int kprobe_unregister_begin(struct kprobe *p, struct kprobe_batch *b)
 {
 	struct kprobe *ap;
 
 	lockdep_assert_held(&kprobe_mutex);
 
-	ap = disable_locked(p);
+	ap = disable_locked(p, b);
 	if (IS_ERR(ap))
 		return PTR_ERR(ap);
 
@@ -606,33 +696,26 @@ void kprobe_unregister_finish(struct kprobe *p)
  * @kps: the probes
  * @num: how many
  *
- * All are taken out first, then one grace period covers them all.  A
- * probe that was not registered is skipped, and its ->addr cleared.
+ * All are taken out in one batch: breakpoints under one hold of the text
+ * locks, each call-site ftrace_ops' filter changed once; then one grace
+ * period covers them all.  A probe that was not registered is skipped,
+ * and its ->addr cleared.
  *
  * Context: process context; may sleep.  On return no handler of the
  * probes runs or will run.
  */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
-	struct kprobe **end = kps + max(num, 0);
-	struct kprobe **kpp;
-
-	scoped_guard(mutex, &kprobe_mutex) {
-		for (kpp = kps; kpp < end; kpp++) {
-			if (kprobe_unregister_begin(*kpp) < 0)
-				(*kpp)->addr = NULL;
-		}
-	}
-	if (kps == end)
+	if (num <= 0)
 		return;
+
+	scoped_guard(mutex, &kprobe_mutex)
+		unregister_locked(kps, num);
 
 	/* The one wait of the batch: no handler of theirs runs after it. */
 	synchronize_rcu();
 
-	for (kpp = kps; kpp < end; kpp++) {
-		if ((*kpp)->addr)
-			kprobe_unregister_finish(*kpp);
-	}
+	unregister_finish(kps, num);
 }
 EXPORT_SYMBOL_GPL(unregister_kprobes);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Arming and disarming top probes, one at a time or all at once.
+ * Arming and disarming top probes, one at a time, in batches, or all at
+ * once.
  *
  * A breakpoint probe is armed by the arch writing its breakpoint, under
  * cpus_read_lock() and text_mutex; the optimizer then gets a chance to
@@ -18,6 +19,16 @@
  * indexed by it), so that it is disarmed from the same one whatever
  * happens to its handlers meanwhile.
  *
+ * Batches (struct kprobe_batch, kprobes_arm.h) serve register_kprobes()
+ * and unregister_kprobes(): each change of an ops' filter costs an
+ * update of the call sites and a wait, so a batch collects the sites of
+ * all its probes and changes each ops' filter once, with one
+ * ftrace_set_filter_ips(), registering the ops after its filter is set
+ * or unregistering it before its last sites go.  Breakpoints are still
+ * written one by one by the arch, but under one hold of the text locks
+ * for the whole batch.  The single-probe calls are kept for enabling,
+ * disabling and the global switch.
+ *
  * Rules: everything here runs under kprobe_mutex.  A probe's DISABLED
  * flag is the caller's business; kprobes_all_disarmed is this layer's.
  * Once ftrace is dead (kprobe_ftrace_disabled) call-site probes are
@@ -27,8 +38,12 @@
 
 #include <linux/cpu.h>
 #include <linux/ftrace.h>
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "kprobes_arm.h"
 
@@ -48,28 +63,92 @@ static struct ftrace_ops kprobe_site_ops[2] __read_mostly = {
 
 static unsigned int kprobe_site_users[2];
 
-static int ftrace_arm(struct kprobe *p, bool ipmodify)
+static bool kprobe_ftrace_dead(void)
+{
+	return unlikely(kprobe_ftrace_disabled);
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Add @n call sites, none of them filtered yet, to an ops: one filter
+ * change, one update of the sites.  The filter is set before the ops is
+ * registered, since an empty filter would mean every function.  @ips is
+ * sorted on the way (ftrace takes an ascending array in one walk).
+ */
+static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
 {
 	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
 	unsigned int *users = &kprobe_site_users[ipmodify];
-	unsigned long ip = (unsigned long)p->addr;
 	int ret;
 
+	if (!n)
+		return 0;
 	if (unlikely(kprobe_ftrace_disabled))
 		return -ENODEV;
 
-	ret = ftrace_set_filter_ip(ops, ip, 0, 0);
+	if (n > 1)
+		sort(ips, n, sizeof(*ips), cmp_site, NULL);
+	ret = ftrace_set_filter_ips(ops, ips, n, 0, 0);
 	if (ret < 0)
 		return ret;
 	if (!*users) {
 		ret = register_ftrace_function(ops);
 		if (ret < 0) {
 			/* Not registered: the filter may safely go empty. */
-			ftrace_set_filter_ip(ops, ip, 1, 0);
+			ftrace_set_filter_ips(ops, ips, n, 1, 0);
 			return ret;
 		}
 	}
-	(*users)++;
+	*users += n;
+	return 0;
+}
+
+/*
+ * Take @n filtered call sites out of an ops, unregistering it first when
+ * they are its last ones, so that its filter never goes empty while it
+ * is registered.
+ */
+static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
+{
+	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
+	unsigned int *users = &kprobe_site_users[ipmodify];
+	int ret;
+
+	/* Dead ftrace calls nothing any more: that is disarmed enough. */
+	if (!n || unlikely(kprobe_ftrace_disabled))
+		return 0;
+	if (WARN_ON_ONCE(*users < n))
+		return -EINVAL;
+
+	if (*users == n) {
+		ret = unregister_ftrace_function(ops);
+		if (WARN(ret < 0, "kprobes: cannot unregister the call-site ops (%d)\n",
+			 ret))
+			return ret;
+	}
+	*users -= n;
+
+	ret = ftrace_set_filter_ips(ops, ips, n, 1, 0);
+	WARN_ONCE(ret < 0, "kprobes: cannot disarm %u call-site probe(s), the first at %pS (%d)\n",
+		  n, (void *)ips[0], ret);
+	return ret;
+}
+
+static int ftrace_arm(struct kprobe *p, bool ipmodify)
+{
+	unsigned long ip = (unsigned long)p->addr;
+	int ret;
+
+	ret = site_arm(ipmodify, &ip, 1);
+	if (ret)
+		return ret;
 	if (ipmodify)
 		p->flags |= KPROBE_FLAG_ARMED_IPMODIFY;
 	else
@@ -80,26 +159,12 @@ static int ftrace_arm(struct kprobe *p, bool ipmodify)
 static int ftrace_disarm(struct kprobe *p)
 {
 	bool ipmodify = p->flags & KPROBE_FLAG_ARMED_IPMODIFY;
-	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
-	unsigned int *users = &kprobe_site_users[ipmodify];
+	unsigned long ip = (unsigned long)p->addr;
 	int ret;
 
-	/* Dead ftrace calls nothing any more: that is disarmed enough. */
-	if (unlikely(kprobe_ftrace_disabled))
-		return 0;
-
-	if (*users == 1) {
-		ret = unregister_ftrace_function(ops);
-		if (WARN(ret < 0, "kprobes: cannot unregister the call-site ops (%d)\n",
-			 ret))
-			return ret;
-	}
-	(*users)--;
-	p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
-
-	ret = ftrace_set_filter_ip(ops, (unsigned long)p->addr, 1, 0);
-	WARN_ONCE(ret < 0, "kprobes: cannot disarm the call-site probe at %pS (%d)\n",
-		  p->addr, ret);
+	ret = site_disarm(ipmodify, &ip, 1);
+	if (!ret)
+		p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
 	return ret;
 }
 
@@ -133,6 +198,21 @@ int kprobe_ftrace_sync_ops(struct kprobe *ap)
 }
 
 #else /* !CONFIG_KPROBES_ON_FTRACE */
+
+static bool kprobe_ftrace_dead(void)
+{
+	return true;
+}
+
+static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
+{
+	return n ? -ENODEV : 0;
+}
+
+static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
+{
+	return 0;
+}
 
 static int ftrace_arm(struct kprobe *p, bool ipmodify)
 {
@@ -220,6 +300,290 @@ int kprobe_disarm(struct kprobe *p, bool reopt)
 		return 0;
 	}
 	return ftrace_disarm(p);
+}
+
+/* --- batches --- */
+
+static void text_lock(void)
+{
+	cpus_read_lock();
+	jump_label_lock();
+	mutex_lock(&text_mutex);
+}
+
+static void text_unlock(void)
+{
+	mutex_unlock(&text_mutex);
+	jump_label_unlock();
+	cpus_read_unlock();
+}
+
+/* The top probe a register batch queued at @ip (NULL would be a bug). */
+static struct kprobe *queued_top(unsigned long ip)
+{
+	struct kprobe *p = get_kprobe((kprobe_opcode_t *)ip);
+
+	if (WARN_ON_ONCE(!p || !(p->flags & KPROBE_FLAG_ARM_QUEUED)))
+		return NULL;
+	return p;
+}
+
+/*
+ * The queued top probes at @ips are armed with the ops @ipmodify says,
+ * or, if @armed is false, they were not: they are left DISABLED, which
+ * only the probes of the failing batch had made them not be.
+ */
+static void settle_queued(unsigned long *ips, unsigned int n, bool ipmodify,
+			  bool armed)
+{
+	struct kprobe *p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		p = queued_top(ips[i]);
+		if (!p)
+			continue;
+		p->flags &= ~(KPROBE_FLAG_ARM_QUEUED | KPROBE_FLAG_ARMED_IPMODIFY);
+		if (!armed)
+			p->flags |= KPROBE_FLAG_DISABLED;
+		else if (ipmodify)
+			p->flags |= KPROBE_FLAG_ARMED_IPMODIFY;
+	}
+}
+
+/*
+ * Arm the queued call sites: those whose top probe has a post_handler
+ * by now with the IPMODIFY ops, the others with the plain one, one
+ * filter change each; then move the armed tops a post_handler joined.
+ */
+static int apply_arms(struct kprobe_batch *b)
+{
+	unsigned long *ips = b->ips;
+	unsigned int n = b->head, plain = 0, i;
+	struct kprobe *p;
+	int ret;
+
+	for (i = 0; i < n;) {
+		p = queued_top(ips[i]);
+		if (!p) {
+			ips[i] = ips[--n];
+			continue;
+		}
+		if (!p->post_handler)
+			swap(ips[i], ips[plain++]);
+		i++;
+	}
+	ret = site_arm(false, ips, plain);
+	settle_queued(ips, plain, false, !ret);
+	if (!ret)
+		ret = site_arm(true, ips + plain, n - plain);
+	settle_queued(ips + plain, n - plain, true, !ret);
+
+	/* Rare: one update each, and each stays armed somewhere on failure. */
+	for (i = b->tail; !ret && i < b->room; i++) {
+		p = get_kprobe((kprobe_opcode_t *)ips[i]);
+		if (p)
+			ret = kprobe_ftrace_sync_ops(p);
+	}
+	return ret;
+}
+
+static void apply_disarms(struct kprobe_batch *b)
+{
+	site_disarm(false, b->ips, b->head);
+	site_disarm(true, b->ips + b->tail, b->room - b->tail);
+}
+
+/* Apply and empty the queue; the text locks are not held. */
+static int apply_queue(struct kprobe_batch *b)
+{
+	int ret = 0;
+
+	if (b->arming)
+		ret = apply_arms(b);
+	else
+		apply_disarms(b);
+	b->head = 0;
+	b->tail = b->room;
+	return ret;
+}
+
+/* Queue @ip at the front or the back, applying a full queue first. */
+static int queue_site(struct kprobe_batch *b, kprobe_opcode_t *addr, bool back)
+{
+	int ret;
+
+	if (b->head == b->tail) {
+		text_unlock();
+		ret = apply_queue(b);
+		text_lock();
+		if (ret)
+			return ret;
+	}
+	if (back)
+		b->ips[--b->tail] = (unsigned long)addr;
+	else
+		b->ips[b->head++] = (unsigned long)addr;
+	return 0;
+}
+
+/**
+ * kprobe_batch_start - start a batch of registrations or unregistrations
+ * @b: the batch
+ * @num: how many probes it will take (at most)
+ * @arming: it registers (else it unregisters)
+ *
+ * Takes the text locks for the batch and holds back the optimizer's kicks
+ * until it ends.  Never fails: without memory for its queue the batch
+ * applies its call sites every few probes instead of once.
+ *
+ * Context: kprobe_mutex held until kprobe_batch_commit() or
+ * kprobe_batch_cancel().
+ */
+void kprobe_batch_start(struct kprobe_batch *b, unsigned int num, bool arming)
+{
+	unsigned long *ips = NULL;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (num > KPROBE_BATCH_INLINE)
+		ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+	b->ips = ips ? ips : b->inline_ips;
+	b->room = ips ? num : KPROBE_BATCH_INLINE;
+	b->head = 0;
+	b->tail = b->room;
+	b->arming = arming;
+	kprobe_opt_hold_kicks();
+	text_lock();
+}
+
+/**
+ * kprobe_batch_arm - arm a top probe in a register batch
+ * @b: the batch
+ * @p: a top probe in the table, not armed
+ *
+ * A breakpoint is written now; a call site is queued.
+ *
+ * Context: inside @b.
+ * Return: 0, or an error of arming (then @p is not queued): -ENODEV
+ * when call sites are dead, or that of applying a full queue.
+ */
+int kprobe_batch_arm(struct kprobe_batch *b, struct kprobe *p)
+{
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (!kprobe_ftrace(p)) {
+		text_arm(p);
+		return 0;
+	}
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || kprobe_ftrace_dead())
+		return -ENODEV;
+	ret = queue_site(b, p->addr, false);
+	if (!ret)
+		p->flags |= KPROBE_FLAG_ARM_QUEUED;
+	return ret;
+}
+
+/**
+ * kprobe_batch_sync_ops - kprobe_ftrace_sync_ops(), at the batch's commit
+ * @b: a register batch
+ * @ap: a top probe whose post_handler may just have been set
+ *
+ * Context: inside @b.
+ * Return: 0, or the error of applying a full queue.
+ */
+int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap)
+{
+	/* A queued one gets the right ops when it is armed. */
+	if (!kprobe_ftrace(ap) || (ap->flags & KPROBE_FLAG_ARM_QUEUED) ||
+	    kprobe_disabled(ap) || kprobes_all_disarmed || !ap->post_handler ||
+	    (ap->flags & KPROBE_FLAG_ARMED_IPMODIFY))
+		return 0;
+	return queue_site(b, ap->addr, true);
+}
+
+/**
+ * kprobe_batch_disarm - disarm a top probe in an unregister batch
+ * @b: the batch
+ * @p: a top probe, armed
+ * @reopt: as for kprobe_disarm()
+ *
+ * A breakpoint is taken out now (or left to the optimizer, as
+ * kprobe_disarm() says); a call site stays armed until the batch
+ * commits, so @p must be out of the table, or DISABLED, before then: a
+ * hit that finds neither runs nothing.
+ *
+ * Context: inside @b.
+ */
+void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt)
+{
+	bool ipmodify = p->flags & KPROBE_FLAG_ARMED_IPMODIFY;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (!kprobe_ftrace(p)) {
+		text_disarm(p, reopt);
+		return;
+	}
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || kprobe_ftrace_dead())
+		return;
+	p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
+	/* Applying an unregister batch's queue does not fail. */
+	queue_site(b, p->addr, ipmodify);
+}
+
+static void batch_end(struct kprobe_batch *b)
+{
+	if (b->ips != b->inline_ips)
+		kvfree(b->ips);
+	b->ips = NULL;
+	kprobe_opt_release_kicks();
+}
+
+/**
+ * kprobe_batch_commit - end a batch: apply its call sites
+ * @b: the batch
+ *
+ * Drops the text locks, then changes each call-site ops' filter once for
+ * the queued sites.  For a register batch that fails, the top probes of
+ * an ops whose change failed are left DISABLED and not armed, those of
+ * the other ops armed: the caller unregisters the batch's probes.  An
+ * unregister batch does not fail (a filter that cannot change is warned
+ * about and keeps sites whose probes are gone; hits there find nothing).
+ *
+ * Context: kprobe_mutex held, the batch's text locks too (dropped).
+ * Return: 0, or the first error of arming the call sites.
+ */
+int kprobe_batch_commit(struct kprobe_batch *b)
+{
+	int ret;
+
+	text_unlock();
+	ret = apply_queue(b);
+	batch_end(b);
+	return ret;
+}
+
+/**
+ * kprobe_batch_cancel - end a register batch that failed
+ * @b: the batch
+ *
+ * Drops the text locks; the queued top probes are left DISABLED and not
+ * armed, those already moved or armed stay as they are, for the caller
+ * to unregister the batch's probes.
+ *
+ * Context: kprobe_mutex held, the batch's text locks too (dropped).
+ */
+void kprobe_batch_cancel(struct kprobe_batch *b)
+{
+	text_unlock();
+	if (b->arming)
+		settle_queued(b->ips, b->head, false, false);
+	b->head = 0;
+	b->tail = b->room;
+	batch_end(b);
 }
 
 /**

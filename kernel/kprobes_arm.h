@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Arming and disarming one probe, or all of them (kprobes_arm.c).
+ * Arming and disarming one probe, a batch of them, or all of them
+ * (kprobes_arm.c).
  */
 #ifndef _KERNEL_KPROBES_ARM_H
 #define _KERNEL_KPROBES_ARM_H
@@ -9,11 +10,61 @@
 
 /* --- arm (kprobes_arm.c) --- */
 
+/* Call sites a batch keeps without allocating (a batch of one needs one). */
+#define KPROBE_BATCH_INLINE	4
+
+/*
+ * A batch: the probes of one register_kprobes() or unregister_kprobes()
+ * call, armed or disarmed under one hold of the text locks, their call
+ * sites applied with one filter change per ftrace_ops.  Rules, all under
+ * kprobe_mutex from kprobe_batch_start() to kprobe_batch_commit() or
+ * kprobe_batch_cancel():
+ *  - between start and commit the batch holds cpus_read_lock(),
+ *    jump_label_lock() and text_mutex: its user may write text, and must
+ *    not call into ftrace or take a lock that ftrace takes under them;
+ *  - breakpoints are written at once; call sites are queued, at most one
+ *    per probe of the batch, and applied by commit (or earlier, with the
+ *    locks dropped for the time, when the queue is full because its
+ *    array could not be allocated);
+ *  - a register batch queues the top probes to arm (flagged
+ *    KPROBE_FLAG_ARM_QUEUED, by address: an aggregate may take a queued
+ *    probe's place, and then it is the one armed, with the ops its
+ *    handlers want at commit) and the armed ones a post_handler joined,
+ *    which move to the IPMODIFY ops after the arming;
+ *  - an unregister batch queues the addresses to take out of each ops;
+ *    the top probes may be freed as soon as the caller's grace period
+ *    after commit has passed.
+ *
+ * @ips: the queue: register batches put arms at the front and moves at
+ *	 the back; unregister batches put the plain ops' sites at the front
+ *	 and the IPMODIFY ops' at the back
+ * @room: entries in @ips
+ * @head: entries used at the front
+ * @tail: first entry used at the back (@room when none)
+ * @arming: a register batch
+ * @inline_ips: @ips of a small batch
+ */
+struct kprobe_batch {
+	unsigned long	*ips;
+	unsigned int	room;
+	unsigned int	head;
+	unsigned int	tail;
+	bool		arming;
+	unsigned long	inline_ips[KPROBE_BATCH_INLINE];
+};
+
 int kprobe_arm(struct kprobe *p);
 int kprobe_disarm(struct kprobe *p, bool reopt);
 int kprobe_ftrace_sync_ops(struct kprobe *ap);
 void kprobe_disarm_gone(struct kprobe *p);
 int kprobes_arm_all(void);
 int kprobes_disarm_all(void);
+
+void kprobe_batch_start(struct kprobe_batch *b, unsigned int num, bool arming);
+int kprobe_batch_arm(struct kprobe_batch *b, struct kprobe *p);
+int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap);
+void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt);
+int kprobe_batch_commit(struct kprobe_batch *b);
+void kprobe_batch_cancel(struct kprobe_batch *b);
 
 #endif /* _KERNEL_KPROBES_ARM_H */

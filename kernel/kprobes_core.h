@@ -10,7 +10,7 @@
 
 /* --- core (kprobes.c), for the users --- */
 
-int kprobe_unregister_begin(struct kprobe *p);
+int kprobe_unregister_begin(struct kprobe *p, struct kprobe_batch *b);
 void kprobe_unregister_finish(struct kprobe *p);
 bool kprobe_is_registered(struct kprobe *p);
 

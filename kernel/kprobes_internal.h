@@ -53,6 +53,12 @@
  *    cpus_read_lock(), then jump_label_lock(), then text_mutex.  Call-site
  *    probes are armed through ftrace with kprobe_mutex alone (ftrace takes
  *    text_mutex itself).
+ *  - register_kprobes() and unregister_kprobes() work in batches (struct
+ *    kprobe_batch, kprobes_arm.c): under one kprobe_mutex hold, the text
+ *    locks are taken once for the whole array, breakpoints are written as
+ *    each probe goes in or out, and the call sites of the batch are
+ *    queued; the locks are dropped and each call-site ops' filter then
+ *    changes once, for all of them.  A single probe is a batch of one.
  *  - The breakpoint, call-site and jump handlers run with preemption off
  *    and take no lock: they read the table and an aggregate's children
  *    under RCU (any flavour: a preemption-disabled region counts).
@@ -63,7 +69,12 @@
  *  - A probe leaves the table and its aggregate with kprobe_mutex held;
  *    its memory (and its instruction slot) is released, and unregister
  *    returns, only after synchronize_rcu(), so no handler of it runs
- *    afterwards.  unregister_kprobes() waits once for the whole batch.
+ *    afterwards.  unregister_kprobes() waits once for the whole batch,
+ *    after the batch's call sites are out of ftrace.
+ *  - A register batch that fails is undone with the same kprobe_mutex
+ *    held: the top probes it queued but did not arm are marked DISABLED
+ *    (only the batch's probes had enabled them), then every probe the
+ *    batch put in is taken out as unregister_kprobes() would.
  *  - A jump buffer is freed only after synchronize_rcu_tasks(): a task
  *    may have been preempted inside it.
  *  - A GONE probe (its text was freed) keeps its place in the table and
@@ -89,6 +100,11 @@ struct module;
 #define KPROBE_FLAG_ARMED_IPMODIFY	BIT(30)
 /* Unregistration: free the aggregate this last child leaves. */
 #define KPROBE_FLAG_FREE_AGGR		BIT(29)
+/*
+ * A call-site top probe a register batch will arm when it commits
+ * (kprobes_arm.c); only ever seen inside that batch's kprobe_mutex hold.
+ */
+#define KPROBE_FLAG_ARM_QUEUED		BIT(28)
 
 /* --- table (kprobes_table.c) --- */
 

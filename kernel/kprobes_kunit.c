@@ -5,7 +5,9 @@
  * and with which errno, what a handler sees and in which order handlers
  * run, several probes on one address, a pre_handler that sends the call
  * elsewhere, hits that count as missed, kretprobes and their entry data,
- * the register_kprobes() arrays and the lines of kprobes/list in debugfs.
+ * the register_kprobes() arrays (all or nothing, and batches of many
+ * call-site and breakpoint probes that each run once per call) and the
+ * lines of kprobes/list in debugfs.
  *
  * It passes on 6.12's kernel/kprobes.c, and a core that replaces it must
  * pass it too.  lib/test_kprobes.c (KPROBES_SANITY_TEST) checks that the
@@ -193,6 +195,78 @@ static noinline long kpc_forbidden(long x)
 }
 
 NOKPROBE_SYMBOL(kpc_forbidden);
+
+/*
+ * The batch cases' targets: KPC_BATCH_HALF functions with a call site
+ * (where kernel/ is built with them) and as many notrace ones, so that
+ * probes on their entries are call-site and breakpoint probes, half and
+ * half.  Each has its own result and is called only through
+ * kpc_batch_fns[].
+ */
+#define KPC_BATCH_HALF		16
+#define KPC_BATCH		(2 * KPC_BATCH_HALF)
+#define KPC_BATCH_RESULT(i, x)	((x) * 11 + (i))
+
+#define KPC_BATCH_SITE_FN(i)						\
+	static noinline long kpc_batch_site##i(long x)			\
+	{								\
+		return KPC_BATCH_RESULT(i, x);				\
+	}
+
+#define KPC_BATCH_BREAK_FN(i)						\
+	static noinline notrace long kpc_batch_break##i(long x)		\
+	{								\
+		return KPC_BATCH_RESULT(KPC_BATCH_HALF + (i), x);	\
+	}
+
+KPC_BATCH_SITE_FN(0)
+KPC_BATCH_SITE_FN(1)
+KPC_BATCH_SITE_FN(2)
+KPC_BATCH_SITE_FN(3)
+KPC_BATCH_SITE_FN(4)
+KPC_BATCH_SITE_FN(5)
+KPC_BATCH_SITE_FN(6)
+KPC_BATCH_SITE_FN(7)
+KPC_BATCH_SITE_FN(8)
+KPC_BATCH_SITE_FN(9)
+KPC_BATCH_SITE_FN(10)
+KPC_BATCH_SITE_FN(11)
+KPC_BATCH_SITE_FN(12)
+KPC_BATCH_SITE_FN(13)
+KPC_BATCH_SITE_FN(14)
+KPC_BATCH_SITE_FN(15)
+
+KPC_BATCH_BREAK_FN(0)
+KPC_BATCH_BREAK_FN(1)
+KPC_BATCH_BREAK_FN(2)
+KPC_BATCH_BREAK_FN(3)
+KPC_BATCH_BREAK_FN(4)
+KPC_BATCH_BREAK_FN(5)
+KPC_BATCH_BREAK_FN(6)
+KPC_BATCH_BREAK_FN(7)
+KPC_BATCH_BREAK_FN(8)
+KPC_BATCH_BREAK_FN(9)
+KPC_BATCH_BREAK_FN(10)
+KPC_BATCH_BREAK_FN(11)
+KPC_BATCH_BREAK_FN(12)
+KPC_BATCH_BREAK_FN(13)
+KPC_BATCH_BREAK_FN(14)
+KPC_BATCH_BREAK_FN(15)
+
+static long (*kpc_batch_fns[KPC_BATCH])(long x) = {
+	kpc_batch_site0, kpc_batch_site1, kpc_batch_site2, kpc_batch_site3,
+	kpc_batch_site4, kpc_batch_site5, kpc_batch_site6, kpc_batch_site7,
+	kpc_batch_site8, kpc_batch_site9, kpc_batch_site10, kpc_batch_site11,
+	kpc_batch_site12, kpc_batch_site13, kpc_batch_site14, kpc_batch_site15,
+	kpc_batch_break0, kpc_batch_break1, kpc_batch_break2, kpc_batch_break3,
+	kpc_batch_break4, kpc_batch_break5, kpc_batch_break6, kpc_batch_break7,
+	kpc_batch_break8, kpc_batch_break9, kpc_batch_break10,
+	kpc_batch_break11, kpc_batch_break12, kpc_batch_break13,
+	kpc_batch_break14, kpc_batch_break15,
+};
+
+/* Batch target @i, to be called: kpc_batch_fn(i)(x). */
+#define kpc_batch_fn(i)		READ_ONCE(kpc_batch_fns[i])
 
 /* ---- the handler log ---------------------------------------------------- */
 
@@ -1062,6 +1136,172 @@ static void register_kprobes_all_or_nothing(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, kpc_log, "AaBb");
 }
 
+/* The batch: a probe on each batch target, and two on kpc_target(). */
+#define KPC_BATCH_ALL		(KPC_BATCH + 2)
+
+/*
+ * The batch's probes in @kps: one on each batch target's entry, with
+ * both handlers, but a pre_handler alone on every fourth call site, so
+ * that call sites go to both of kprobes' ftrace_ops (breakpoints keep
+ * their post_handler: none may become a jump); then two on
+ * kpc_target()'s entry, the first without a post_handler, which the
+ * batch makes an aggregate that has one.
+ */
+static struct kpc_probe **kpc_batch_new(struct kunit *test, struct kprobe **kps)
+{
+	unsigned long site = ftrace_location((unsigned long)kpc_batch_fn(0));
+	struct kpc_probe **kpc;
+	int i;
+
+	if (site && !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "the batch targets have call sites and KPROBES_ON_FTRACE is off");
+
+	kpc = kunit_kcalloc(test, KPC_BATCH_ALL, sizeof(*kpc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kpc);
+	for (i = 0; i < KPC_BATCH; i++) {
+		kpc[i] = kpc_new(test, 'a' + i % 26, NULL, 0);
+		kpc[i]->kp.addr = (kprobe_opcode_t *)kpc_batch_fn(i);
+		site = ftrace_location((unsigned long)kpc_batch_fn(i));
+		if (i % 4 == 3 && site)
+			kpc[i]->kp.post_handler = NULL;
+	}
+	kpc[KPC_BATCH] = kpc_new(test, 'X', "kpc_target", 0);
+	kpc[KPC_BATCH]->kp.post_handler = NULL;
+	kpc[KPC_BATCH + 1] = kpc_new(test, 'Y', "kpc_target", 0);
+	for (i = 0; i < KPC_BATCH_ALL; i++)
+		kps[i] = &kpc[i]->kp;
+	return kpc;
+}
+
+static void kpc_batch_mark(struct kpc_probe **kpc, int num, bool registered)
+{
+	int i;
+
+	for (i = 0; i < num; i++)
+		kpc[i]->registered = registered;
+}
+
+/* Call every target of the batch once. */
+static void kpc_batch_call(struct kunit *test, long x)
+{
+	int i;
+
+	for (i = 0; i < KPC_BATCH; i++)
+		KUNIT_EXPECT_EQ(test, kpc_batch_fn(i)(x), KPC_BATCH_RESULT(i, x));
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(x), KPC_TARGET(x));
+}
+
+/* Each of the batch's probes ran @hits times, its post_handler too. */
+static void kpc_batch_expect_hits(struct kunit *test, struct kpc_probe **kpc,
+				  int hits)
+{
+	int i;
+
+	for (i = 0; i < KPC_BATCH_ALL; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&kpc[i]->pre_hits), hits,
+				    "probe %d at %ps", i, kpc[i]->kp.addr);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&kpc[i]->post_hits),
+				    kpc[i]->kp.post_handler ? hits : 0,
+				    "probe %d at %ps", i, kpc[i]->kp.addr);
+		KUNIT_EXPECT_EQ(test, kpc[i]->kp.nmissed, 0);
+	}
+}
+
+/*
+ * register_kprobes() of many probes, call sites and breakpoints mixed,
+ * two of them on one address: each runs exactly once per call of its
+ * function; after unregister_kprobes() none runs and none is found.
+ */
+static void register_kprobes_batch_hits_each_once(struct kunit *test)
+{
+	struct kprobe **kps;
+	struct kpc_probe **kpc;
+	unsigned long site;
+	int i;
+
+	kps = kunit_kcalloc(test, KPC_BATCH_ALL, sizeof(*kps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	kpc = kpc_batch_new(test, kps);
+
+	KUNIT_ASSERT_EQ(test, register_kprobes(kps, KPC_BATCH_ALL), 0);
+	kpc_batch_mark(kpc, KPC_BATCH_ALL, true);
+	for (i = 0; i < KPC_BATCH; i++) {
+		site = ftrace_location((unsigned long)kpc_batch_fn(i));
+		KUNIT_EXPECT_EQ_MSG(test, kprobe_ftrace(kps[i]),
+				    IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) &&
+				    site == (unsigned long)kps[i]->addr,
+				    "probe %d at %ps", i, kps[i]->addr);
+		if (i >= KPC_BATCH_HALF)
+			KUNIT_EXPECT_FALSE(test, kprobe_ftrace(kps[i]));
+		KUNIT_EXPECT_FALSE(test, kprobe_disabled(kps[i]));
+	}
+	kpc_expect_aggregate(test, kpc[KPC_BATCH], kpc[KPC_BATCH + 1]);
+
+	kpc_batch_call(test, 1);
+	kpc_batch_expect_hits(test, kpc, 1);
+	kpc_batch_call(test, 2);
+	kpc_batch_expect_hits(test, kpc, 2);
+
+	unregister_kprobes(kps, KPC_BATCH_ALL);
+	kpc_batch_mark(kpc, KPC_BATCH_ALL, false);
+	for (i = 0; i < KPC_BATCH_ALL; i++)
+		KUNIT_EXPECT_NULL(test, kpc_hashed(kps[i]->addr));
+	kpc_batch_call(test, 3);
+	kpc_batch_expect_hits(test, kpc, 2);
+}
+
+/* Where the last probe of a failing batch is refused. */
+static const struct kpc_refusal kpc_batch_refusals[] = {
+	/* by the checks, before any probe of the batch is in */
+	{ "last one unknown", KPC_AT_UNKNOWN },
+	/* by the arch, after the others are in and queued */
+	{ "last one inside an instruction", KPC_AT_INSIDE_INSN },
+};
+
+KUNIT_ARRAY_PARAM_DESC(kpc_batch_refusal, kpc_batch_refusals, desc);
+
+/*
+ * A batch whose last probe is refused registers none: the call fails
+ * with that probe's errno, no probe of the batch is found or runs, and
+ * the same batch without it then registers and runs.
+ */
+static void register_kprobes_batch_fails_whole(struct kunit *test)
+{
+	const struct kpc_refusal *refusal = test->param_value;
+	struct kpc_probe **kpc, *bad;
+	struct kprobe **kps;
+	int i, want;
+
+	kps = kunit_kcalloc(test, KPC_BATCH_ALL + 1, sizeof(*kps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	kpc = kpc_batch_new(test, kps);
+	bad = kpc_new(test, 'Z', NULL, 0);
+	want = kpc_refusal_setup(test, &bad->kp, refusal->at);
+	kps[KPC_BATCH_ALL] = &bad->kp;
+
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, KPC_BATCH_ALL + 1), want);
+	for (i = 0; i < KPC_BATCH_ALL; i++)
+		KUNIT_EXPECT_NULL(test, kpc_hashed(kps[i]->addr));
+	kpc_batch_call(test, 1);
+	kpc_batch_expect_hits(test, kpc, 0);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "");
+
+	/* As register_kprobes_all_or_nothing() says: clean them first. */
+	for (i = 0; i < KPC_BATCH_ALL; i++)
+		kps[i]->flags = 0;
+	kps[KPC_BATCH]->addr = NULL;
+	kps[KPC_BATCH + 1]->addr = NULL;
+	KUNIT_ASSERT_EQ(test, register_kprobes(kps, KPC_BATCH_ALL), 0);
+	kpc_batch_mark(kpc, KPC_BATCH_ALL, true);
+	kpc_batch_call(test, 2);
+	kpc_batch_expect_hits(test, kpc, 1);
+
+	unregister_kprobes(kps, KPC_BATCH_ALL);
+	kpc_batch_mark(kpc, KPC_BATCH_ALL, false);
+	kpc_batch_call(test, 3);
+	kpc_batch_expect_hits(test, kpc, 1);
+}
+
 /*
  * kprobes/list has one line per kprobe, with its flags: a breakpoint none,
  * a probe on a call site [FTRACE], a disabled one [DISABLED] first.  The
@@ -1619,6 +1859,8 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(pre_handler_redirects_call),
 	KUNIT_CASE_PARAM(nested_hit_is_missed, kpc_where_gen_params),
 	KUNIT_CASE(register_kprobes_all_or_nothing),
+	KUNIT_CASE(register_kprobes_batch_hits_each_once),
+	KUNIT_CASE_PARAM(register_kprobes_batch_fails_whole, kpc_batch_refusal_gen_params),
 	KUNIT_CASE(debugfs_list_shows_each_probe),
 	KUNIT_CASE(disabled_probe_leaves_dying_jump_off),
 #ifdef CONFIG_KRETPROBES

@@ -76,9 +76,50 @@ static struct optimized_kprobe *to_op(struct kprobe *p)
 	return container_of(p, struct optimized_kprobe, kp);
 }
 
+/*
+ * While a batch of registrations or unregistrations runs (kprobes_arm.c)
+ * kicks are held back and the worker is kicked once when it ends, so its
+ * delay starts with the whole batch queued.  Both under kprobe_mutex.
+ */
+static unsigned int kick_holds;
+static bool kick_wanted;
+
 static void kick_optimizer(void)
 {
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (kick_holds) {
+		kick_wanted = true;
+		return;
+	}
 	schedule_delayed_work(&optimizer_work, OPTIMIZER_DELAY);
+}
+
+/**
+ * kprobe_opt_hold_kicks - hold back kicks of the optimizer
+ *
+ * Context: kprobe_mutex held, until the matching
+ * kprobe_opt_release_kicks().
+ */
+void kprobe_opt_hold_kicks(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	kick_holds++;
+}
+
+/**
+ * kprobe_opt_release_kicks - kick the optimizer once for what was held
+ *
+ * Context: kprobe_mutex held.
+ */
+void kprobe_opt_release_kicks(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+
+	if (WARN_ON_ONCE(!kick_holds) || --kick_holds || !kick_wanted)
+		return;
+	kick_wanted = false;
+	kick_optimizer();
 }
 
 /**

@@ -22,6 +22,8 @@ bool kprobe_opt_cancel(struct kprobe *p, bool now);
 void kprobe_opt_break_covering(kprobe_opcode_t *addr);
 void kprobe_opt_retry_covering(kprobe_opcode_t *addr);
 void kprobe_opt_kill(struct kprobe *ap);
+void kprobe_opt_hold_kicks(void);
+void kprobe_opt_release_kicks(void);
 #else
 static inline struct kprobe *kprobe_aggr_alloc(struct kprobe *p)
 {
@@ -53,6 +55,8 @@ static inline bool kprobe_opt_cancel(struct kprobe *p, bool now) { return false;
 static inline void kprobe_opt_break_covering(kprobe_opcode_t *addr) { }
 static inline void kprobe_opt_retry_covering(kprobe_opcode_t *addr) { }
 static inline void kprobe_opt_kill(struct kprobe *ap) { }
+static inline void kprobe_opt_hold_kicks(void) { }
+static inline void kprobe_opt_release_kicks(void) { }
 
 static inline bool kprobe_disarmed(struct kprobe *p)
 {

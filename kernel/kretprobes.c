@@ -27,6 +27,7 @@
 #include <linux/init.h>
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
+#include <linux/slab.h>
 
 #include "kretprobes_internal.h"
 
@@ -85,23 +86,11 @@ static int check_retprobe(struct kretprobe *rp)
 	return 0;
 }
 
-/**
- * register_kretprobe - register a return probe
- * @rp: the probe: @rp->kp names a function's entry (by address or symbol
- *	and offset), @rp->handler runs on return, @rp->entry_handler (if
- *	set) on entry and may refuse the instance by returning non-zero,
- *	@rp->data_size bytes of per-instance data, @rp->maxactive instances
- *	(0 or less: max(10, 2 * possible CPUs); the fgraph backend has no
- *	pool and ignores it)
- *
- * Context: process context; may sleep.
- * Return: 0; -EINVAL if @rp->kp is not on a function's entry, is
- * blacklisted or already registered; -ENOENT for an unknown symbol;
- * -E2BIG for too much data (more than KRETPROBE_MAX_DATA_SIZE, or than
- * the backend's frame holds); -ENOMEM; an error of the backend (fgraph:
- * -ENOSPC when its user slots are taken); or one of register_kprobe().
+/*
+ * Check @rp and give it its handlers and pool: all but registering its
+ * kprobe.
  */
-int register_kretprobe(struct kretprobe *rp)
+static int prepare_retprobe(struct kretprobe *rp)
 {
 	int ret;
 
@@ -118,78 +107,137 @@ int register_kretprobe(struct kretprobe *rp)
 	if (ret)
 		return ret;
 	rp->nmissed = 0;
-
-	ret = register_kprobe(&rp->kp);
-	if (ret) {
-		/*
-		 * register_kprobe() may have armed the probe before it failed,
-		 * so a call may have pushed an instance whose return is
-		 * running its handler right now: detach, then wait for it
-		 * before the caller may free @rp.
-		 */
-		kretprobe_pool_detach(rp);
-		synchronize_rcu();
-		kretprobe_pool_release(rp);
-	}
-	return ret;
+	return 0;
 }
-EXPORT_SYMBOL_GPL(register_kretprobe);
+
+/*
+ * Give back the pools of the first @num of @rps, whose kprobes are not
+ * registered.  If they were (@hit), returns may still be pending: they
+ * are cut off first, and a grace period passes before the pools go.
+ */
+static void drop_pools(struct kretprobe **rps, int num, bool hit)
+{
+	int i;
+
+	scoped_guard(mutex, &kprobe_mutex) {
+		for (i = 0; i < num; i++)
+			kretprobe_pool_detach(rps[i]);
+	}
+	if (hit)
+		synchronize_rcu();
+	for (i = 0; i < num; i++)
+		kretprobe_pool_release(rps[i]);
+}
 
 /**
  * register_kretprobes - register several return probes
- * @rps: the probes
+ * @rps: the probes, each as register_kretprobe() wants it
  * @num: how many
  *
- * All or nothing, as register_kprobes().
+ * All or nothing, as register_kprobes(), and in one batch as it: their
+ * pools are made first, then their kprobes registered together.
  *
  * Context: process context; may sleep.
- * Return: 0, -EINVAL if @num <= 0, or the first error.
+ * Return: 0, -EINVAL if @num <= 0, -ENOMEM, or the first error of a
+ * check, of a pool, or of register_kprobes().
  */
 int register_kretprobes(struct kretprobe **rps, int num)
 {
-	int i, ret;
+	struct kprobe *one, **kps = &one;
+	int ready, ret = 0;
 
 	if (num <= 0)
 		return -EINVAL;
-	for (i = 0; i < num; i++) {
-		ret = register_kretprobe(rps[i]);
-		if (ret < 0) {
-			if (i)
-				unregister_kretprobes(rps, i);
-			return ret;
-		}
+	if (num > 1) {
+		kps = kvmalloc_array(num, sizeof(*kps), GFP_KERNEL);
+		if (!kps)
+			return -ENOMEM;
 	}
-	return 0;
+
+	for (ready = 0; ready < num; ready++) {
+		ret = prepare_retprobe(rps[ready]);
+		if (ret)
+			break;
+		kps[ready] = &rps[ready]->kp;
+	}
+	if (!ret) {
+		ret = register_kprobes(kps, num);
+		/* Some may have been hit before the batch was undone. */
+		if (ret)
+			drop_pools(rps, num, true);
+	} else if (ready) {
+		/* Never registered: nothing can hold an instance. */
+		drop_pools(rps, ready, false);
+	}
+
+	if (kps != &one)
+		kvfree(kps);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
+
+/**
+ * register_kretprobe - register a return probe
+ * @rp: the probe: @rp->kp names a function's entry (by address or symbol
+ *	and offset), @rp->handler runs on return, @rp->entry_handler (if
+ *	set) on entry and may refuse the instance by returning non-zero,
+ *	@rp->data_size bytes of per-instance data, @rp->maxactive instances
+ *	(0 or less: max(10, 2 * possible CPUs); the fgraph backend has no
+ *	pool and ignores it)
+ *
+ * A batch of one of register_kretprobes().
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @rp->kp is not on a function's entry, is
+ * blacklisted or already registered; -ENOENT for an unknown symbol;
+ * -E2BIG for too much data (more than KRETPROBE_MAX_DATA_SIZE, or than
+ * the backend's frame holds); -ENOMEM; an error of the backend (fgraph:
+ * -ENOSPC when its user slots are taken); or one of register_kprobe().
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	return register_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
 
 /**
  * unregister_kretprobes - unregister several return probes
  * @rps: the probes
  * @num: how many
  *
- * One grace period covers them all.  A probe that was not registered is
- * skipped and its kp.addr cleared.
+ * In one batch, as unregister_kprobes(): one grace period covers them
+ * all.  A probe that was not registered is skipped and its kp.addr
+ * cleared.
  *
  * Context: process context; may sleep.  On return no entry_handler or
  * handler of the probes runs or will run.
  */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
+	struct kprobe_batch b;
 	struct kretprobe *rp;
 	int i;
 
+	if (num <= 0)
+		return;
+
 	scoped_guard(mutex, &kprobe_mutex) {
+		kprobe_batch_start(&b, num, false);
 		for (i = 0; i < num; i++) {
 			rp = rps[i];
-			if (kprobe_unregister_begin(&rp->kp) < 0)
+			if (kprobe_unregister_begin(&rp->kp, &b) < 0)
 				rp->kp.addr = NULL;
-			else	/* Pending returns find no handler from now on. */
+		}
+		kprobe_batch_commit(&b);
+
+		/* Outside the text locks: a backend may take ftrace's. */
+		for (i = 0; i < num; i++) {
+			rp = rps[i];
+			/* Pending returns find no handler from now on. */
+			if (rp->kp.addr)
 				kretprobe_pool_detach(rp);
 		}
 	}
-	if (num <= 0)
-		return;
 
 	synchronize_rcu();
 
