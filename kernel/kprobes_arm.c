@@ -369,8 +369,11 @@ static int apply_arms(struct kprobe_batch *b)
 			ips[i] = ips[--n];
 			continue;
 		}
-		if (!p->post_handler)
-			swap(ips[i], ips[plain++]);
+		/* swap() names its arguments twice: no side effects in them. */
+		if (!p->post_handler) {
+			swap(ips[i], ips[plain]);
+			plain++;
+		}
 		i++;
 	}
 	ret = site_arm(false, ips, plain);
