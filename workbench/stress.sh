@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # stress.sh KIND [SECONDS]: build KIND, boot it and run the stress job
-# (workbench/guest/jobs/stress.sh with module wb_stress) for SECONDS
+# (workbench/guest/jobs/stress.sh with modules wb_stress and wb_kpchurn)
+# for SECONDS
 # (default 180), then judge: every check of the job must pass and the
 # console must be clean (reports the kind's stock baseline lists as known
 # are tolerated, as in make test).

@@ -7,8 +7,11 @@
 # unloading a module that registers an ops on a traced function, taking
 # CPU 1 offline and back, workloads in kernel and user space, and the
 # in-kernel half (module wb_stress: ops and fprobe churn with every flag,
-# an ops that must see every call, no callback after unregister).
-# Then checks that nothing is left registered.  One KTAP line per check.
+# an ops that must see every call, no callback after unregister; module
+# wb_kpchurn: kprobes and kretprobes registered and removed in batches on
+# functions called on every CPU, exact hit counts, no handler after
+# unregister).  Then checks that nothing is left registered.  One KTAP
+# line per check.
 D=${1:-180}
 T=/sys/kernel/tracing
 cd $T || exit 1
@@ -102,7 +105,20 @@ work_round() {
 	/usr/bin/wb-demo 5 > /dev/null
 }
 
+# wb_kpchurn runs for D seconds in its init, beside wb_stress; then its
+# result, what kprobes/list still shows of it (nothing may be left once
+# its init returned), and whether it unloads
+kpl=/sys/kernel/debug/kprobes/list
+kpchurn() {
+	insmod /wb/modules/wb_kpchurn.ko seconds="$D" 2> $st/kpchurn.err
+	cat /sys/module/wb_kpchurn/parameters/result > $st/kpchurn.result 2>> $st/kpchurn.err
+	grep -c -e wb_kpchurn -e wb_kc_ $kpl > $st/kpchurn.left 2>> $st/kpchurn.err
+	grep -e wb_kpchurn -e wb_kc_ $kpl 2> /dev/null | head -n 5 | sed 's/^/# kprobe left: /'
+	rmmod wb_kpchurn 2>> $st/kpchurn.err && echo yes > $st/kpchurn.unloaded
+}
+
 echo 1 > tracing_on
+kpchurn &
 loop kprobe kprobe_round &
 loop fprobe fprobe_round &
 loop uprobe uprobe_round &
@@ -144,6 +160,19 @@ ktap $? "an ops registered throughout saw every call exactly"
 ktap $? "ops and fprobe churn rounds without errors"
 [ -n "$line" ] && [ "${10}" = 0 ]
 ktap $? "no callback ran after its unregister returned"
+
+kline=$(cat $st/kpchurn.result 2> /dev/null)
+echo "# wb_kpchurn: ${kline:-no result} $(cat $st/kpchurn.err 2> /dev/null)"
+# rounds R kprobes P kretprobes Q windows W inexact I missed M violations V errors E churn_missed C
+set -- $kline
+[ "$1" = rounds ] && [ "$8" -gt 0 ] && [ "${10}" = 0 ] && [ "${12}" = 0 ]
+ktap $? "kprobes churned on running functions hit exactly every call"
+[ "$1" = rounds ] && [ "$2" -gt 0 ] && [ "$4" -gt 0 ] && [ "$6" -gt 0 ] && [ "${16}" = 0 ]
+ktap $? "kprobe and kretprobe churn rounds without errors"
+[ "$1" = rounds ] && [ "${14}" = 0 ]
+ktap $? "no kprobe handler ran after its unregister returned"
+[ "$(cat $st/kpchurn.left 2> /dev/null)" = 0 ] && [ -e $st/kpchurn.unloaded ]
+ktap $? "kprobe churn left nothing in kprobes/list and unloaded"
 
 left=$( (cat enabled_functions; grep -h 'wbs' kprobe_events uprobe_events dynamic_events) | wc -l)
 [ "$left" = 0 ] || { cat enabled_functions | head -n 5 | sed 's/^/# left: /'; }
