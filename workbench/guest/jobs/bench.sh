@@ -289,6 +289,7 @@ KPB=/sys/kernel/debug/wb_kprobe_bench
 KPL=/sys/kernel/debug/kprobes/list
 KPROBE_CALLS=${KPROBE_CALLS:-20000}
 KPROBES_BULK=${KPROBES_BULK:-10000}
+kpb_base=		# the mid-function loop without a probe (ps), once found
 kpb() { echo "$*" > $KPB/ctl; }	# one command; fails with it
 kpb_get() { awk -v k="$1" '$1 == k { print $2 }' $KPB/result; }
 kpb_optimized() { grep -F 'wb_kpb_target+0x' $KPL | grep -qF '[OPTIMIZED]'; }
@@ -339,6 +340,7 @@ kprobes_mid() {
 	kpb time "$KPROBE_CALLS"	# warm up
 	kpb time "$KPROBE_CALLS"
 	base=$(kpb_get last_ps)
+	kpb_base=$base
 	kpb_mid_hit kprobe-mid-pre-hit pre "$base"
 	kpb_mid_hit kprobe-mid-post-hit post "$base"
 }
@@ -369,6 +371,16 @@ kprobes_bulk() { # N
 	if [ "${kept:-0}" -lt "$n" ]; then
 		echo "BENCH-ERROR kprobes-bulk: only $kept of $n functions took a kprobe"
 		return
+	fi
+	# The mid-function hit again, with the kept probes in the table,
+	# disabled: what a lookup costs when many probes are registered.
+	if [ -n "$kpb_base" ]; then
+		if kpb crowd; then
+			kpb_mid_hit kprobe-mid-post-hit-among-$n post "$kpb_base"
+			kpb uncrowd
+		else
+			echo "BENCH-ERROR kprobe-mid-post-hit-among-$n: register_kprobes() failed: $(kpb_get register_err)"
+		fi
 	fi
 	before=$(wc -l < $KPL)
 	if ! kpb register; then

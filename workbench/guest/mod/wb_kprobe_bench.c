@@ -29,6 +29,10 @@
  *             register     register_kprobes() of the kept names, armed,
  *                          in one call: register_ns
  *             unregister   unregister_kprobes() of them: unregister_ns
+ *             crowd        register_kprobes() of the kept names, disabled
+ *                          (untimed): a table full of probes that never
+ *                          fire, for the hit rows to be timed against
+ *             uncrowd      unregister them
  *             clear        forget the names and the kept probes
  *   result  "key value" lines, the figures of the last commands
  *   kept    the kept names, one a line, in the order registered
@@ -415,6 +419,25 @@ static int wb_kpb_register(void)
 	return err;
 }
 
+/* The kept probes in the table, disabled: nothing is patched or hit. */
+static int wb_kpb_crowd(void)
+{
+	unsigned int i;
+	int err;
+
+	if (wb_kpb_bulk_registered)
+		return -EBUSY;
+	if (!wb_kpb_kept)
+		return -ENOENT;		/* no "keep" yet */
+	for (i = 0; i < wb_kpb_kept; i++)
+		wb_kpb_bulk_describe(&wb_kpb_bulk[i], true);
+	err = register_kprobes(wb_kpb_bulk_kps, wb_kpb_kept);
+	wb_kpb_register_err = err;
+	if (!err)
+		wb_kpb_bulk_registered = true;
+	return err;
+}
+
 static int wb_kpb_unregister(void)
 {
 	u64 t0;
@@ -494,8 +517,10 @@ static int wb_kpb_command(const char *cmd, const char *arg)
 	}
 	if (!strcmp(cmd, "register"))
 		return wb_kpb_register();
-	if (!strcmp(cmd, "unregister"))
+	if (!strcmp(cmd, "unregister") || !strcmp(cmd, "uncrowd"))
 		return wb_kpb_unregister();
+	if (!strcmp(cmd, "crowd"))
+		return wb_kpb_crowd();
 	if (!strcmp(cmd, "clear"))
 		return wb_kpb_clear();
 	return -EINVAL;
