@@ -125,18 +125,23 @@ static void share_insn(struct kprobe *from, struct kprobe *to)
 	to->ainsn = from->ainsn;
 }
 
-/* Set the aggregate's post_handler from its live children's. */
+/*
+ * Set the aggregate's post_handler from its live children's.  The
+ * aggregate may be armed: a hit reads the field once, so it is written
+ * once, never NULL on the way to staying set.
+ */
 static void update_aggr_post(struct kprobe *ap)
 {
+	kprobe_post_handler_t post = NULL;
 	struct kprobe *kp;
 
-	ap->post_handler = NULL;
 	list_for_each_entry(kp, &ap->list, list) {
 		if (kp->post_handler && !kprobe_gone(kp)) {
-			ap->post_handler = kprobe_aggr_post_handler;
-			return;
+			post = kprobe_aggr_post_handler;
+			break;
 		}
 	}
+	WRITE_ONCE(ap->post_handler, post);
 }
 
 /*
@@ -267,7 +272,7 @@ static struct kprobe *link_child(struct kprobe *top, struct kprobe *p)
 	if (p->post_handler) {
 		/* A post_handler needs the single step: no jump from now on. */
 		kprobe_opt_cancel(ap, true);
-		ap->post_handler = kprobe_aggr_post_handler;
+		WRITE_ONCE(ap->post_handler, kprobe_aggr_post_handler);
 	}
 	list_add_rcu(&p->list, &ap->list);
 	return ap;

@@ -47,6 +47,9 @@
 
 #include "kprobes_arm.h"
 
+/* The queue a batch falls back to when one for all its probes fails. */
+#define KPROBE_BATCH_FALLBACK	256
+
 #ifdef CONFIG_KPROBES_ON_FTRACE
 
 /*
@@ -113,13 +116,15 @@ static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
 /*
  * Take @n filtered call sites out of an ops, unregistering it first when
  * they are its last ones, so that its filter never goes empty while it
- * is registered.
+ * is registered.  The count drops only for sites that left the filter:
+ * one that cannot leave stays counted and armed (and is warned about).
  */
 static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
 {
 	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
 	unsigned int *users = &kprobe_site_users[ipmodify];
-	int ret;
+	unsigned int i, left = 0;
+	int ret, err;
 
 	/* Dead ftrace calls nothing any more: that is disarmed enough. */
 	if (!n || unlikely(kprobe_ftrace_disabled))
@@ -132,13 +137,39 @@ static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
 		if (WARN(ret < 0, "kprobes: cannot unregister the call-site ops (%d)\n",
 			 ret))
 			return ret;
+		*users = 0;
+		/*
+		 * Unregistered, nothing calls it: empty its filter whole, so
+		 * that no address is left for its next registration.
+		 */
+		ret = ftrace_set_filter_ips(ops, NULL, 0, 0, 1);
+		WARN_ONCE(ret < 0, "kprobes: cannot empty the call-site filter (%d)\n",
+			  ret);
+		return 0;
 	}
-	*users -= n;
 
 	ret = ftrace_set_filter_ips(ops, ips, n, 1, 0);
-	WARN_ONCE(ret < 0, "kprobes: cannot disarm %u call-site probe(s), the first at %pS (%d)\n",
-		  n, (void *)ips[0], ret);
-	return ret;
+	if (!ret) {
+		*users -= n;
+		return 0;
+	}
+
+	/*
+	 * All or nothing failed: one address cannot go (-ENOMEM), or is not
+	 * in the filter (-ENOENT: its arming had failed, so it is gone
+	 * already).  Take the others out one by one.
+	 */
+	for (i = 0; i < n; i++) {
+		err = ftrace_set_filter_ip(ops, ips[i], 1, 0);
+		if (err && err != -ENOENT) {
+			ips[left++] = ips[i];
+			ret = err;
+		}
+	}
+	*users -= n - left;
+	WARN_ONCE(left, "kprobes: cannot disarm %u call-site probe(s), the first at %pS (%d)\n",
+		  left, left ? (void *)ips[0] : NULL, ret);
+	return left ? ret : 0;
 }
 
 static int ftrace_arm(struct kprobe *p, bool ipmodify)
@@ -449,8 +480,14 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num, bool arming)
 
 	lockdep_assert_held(&kprobe_mutex);
 
-	if (num > KPROBE_BATCH_INLINE)
+	if (num > KPROBE_BATCH_INLINE) {
 		ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+		/* Short of memory: a smaller queue still saves most updates. */
+		if (!ips && num > KPROBE_BATCH_FALLBACK) {
+			num = KPROBE_BATCH_FALLBACK;
+			ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+		}
+	}
 	b->ips = ips ? ips : b->inline_ips;
 	b->room = ips ? num : KPROBE_BATCH_INLINE;
 	b->head = 0;
@@ -643,6 +680,8 @@ int kprobes_arm_all(void)
 		total++;
 		err = kprobe_arm(p);
 		if (err) {
+			/* Not armed: say so, so that disarming never counts it. */
+			p->flags |= KPROBE_FLAG_DISABLED;
 			failed++;
 			ret = err;
 		}

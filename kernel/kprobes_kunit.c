@@ -66,6 +66,8 @@
 #include <asm/trace_kunit.h>
 #endif
 
+#include "kprobes_arm.h"
+
 #ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
 #define KPC_KNOWS_ARCH		true
 #define KPC_TRAP_IP(addr)	TRACE_KUNIT_TRAP_IP(addr)
@@ -1302,6 +1304,95 @@ static void register_kprobes_batch_fails_whole(struct kunit *test)
 	kpc_batch_expect_hits(test, kpc, 1);
 }
 
+static void kpc_noop(unsigned long ip, unsigned long parent_ip,
+		     struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+}
+
+/* An ops that may move the ip: a second one on a site is refused. */
+static struct ftrace_ops kpc_blocker = {
+	.func	= kpc_noop,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+
+static void kpc_arm_all_action(void *unused)
+{
+	kprobes_arm_all();
+}
+
+/* Put the blocker on @fn's call site; 0 or its errno. */
+static int kpc_block(struct kunit *test, void *fn)
+{
+	int ret;
+
+	ret = ftrace_set_filter_ip(&kpc_blocker, ftrace_location((unsigned long)fn),
+				   0, 1);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = register_ftrace_function(&kpc_blocker);
+	if (ret)
+		ftrace_free_filter(&kpc_blocker);
+	return ret;
+}
+
+static void kpc_unblock(void)
+{
+	unregister_ftrace_function(&kpc_blocker);
+	ftrace_free_filter(&kpc_blocker);
+}
+
+/*
+ * Arming everything again (debugfs "enabled") while another ops that may
+ * move the ip holds one probe's call site: that probe cannot be armed and
+ * is marked DISABLED, the others are armed.  Unregistering them together
+ * then takes every site out of the kprobes ops, which frees the sites for
+ * another such ops; 6.12 counted the unarmed probe as armed, and ours,
+ * in one batch, then left all the batch's sites hooked.
+ */
+static void arm_all_failure_leaves_no_site_hooked(struct kunit *test)
+{
+	struct kpc_probe *a, *b;
+	struct kprobe *kps[2];
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ||
+	    !ftrace_location((unsigned long)kpc_batch_fn(0)) ||
+	    !ftrace_location((unsigned long)kpc_batch_fn(1)))
+		kunit_skip(test, "no call-site kprobes on the batch targets");
+
+	a = kpc_new(test, 'A', NULL, 0);
+	b = kpc_new(test, 'B', NULL, 0);
+	a->kp.addr = (kprobe_opcode_t *)kpc_batch_fn(0);
+	b->kp.addr = (kprobe_opcode_t *)kpc_batch_fn(1);
+	kpc_register(test, a);
+	kpc_register(test, b);
+	KUNIT_ASSERT_TRUE(test, kprobe_ftrace(&a->kp) && kprobe_ftrace(&b->kp));
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_arm_all_action, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kprobes_disarm_all(), 0);
+	KUNIT_ASSERT_EQ(test, kpc_block(test, kpc_batch_fn(0)), 0);
+	KUNIT_EXPECT_LT(test, kprobes_arm_all(), 0);
+	kpc_unblock();
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&a->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&b->kp));
+
+	kpc_batch_fn(0)(1);
+	kpc_batch_fn(1)(1);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "Bb");
+
+	kps[0] = &a->kp;
+	kps[1] = &b->kp;
+	unregister_kprobes(kps, 2);
+	a->registered = false;
+	b->registered = false;
+
+	/* No kprobes ops keeps either site: another IPMODIFY ops may come. */
+	KUNIT_EXPECT_EQ(test, kpc_block(test, kpc_batch_fn(1)), 0);
+	kpc_unblock();
+	KUNIT_EXPECT_EQ(test, kpc_block(test, kpc_batch_fn(0)), 0);
+	kpc_unblock();
+	kpc_batch_fn(1)(2);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "Bb");
+}
+
 /*
  * kprobes/list has one line per kprobe, with its flags: a breakpoint none,
  * a probe on a call site [FTRACE], a disabled one [DISABLED] first.  The
@@ -1556,6 +1647,41 @@ static void kpc_ret_register(struct kunit *test, struct kpc_ret *kr)
 	kpc_skip_if_site_refused(test, &kr->rp.kp, ret);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	kr->registered = true;
+}
+
+/*
+ * An array that names one kretprobe twice: registering it is refused
+ * with -EINVAL and leaves nothing behind; unregistering a registered
+ * probe through such an array takes it out once, so no handler runs
+ * afterwards and it can be registered again.
+ */
+static void kretprobe_array_names_one_twice(struct kunit *test)
+{
+	struct kpc_ret *kr = kpc_ret_new(test, "kpc_target", 8);
+	struct kretprobe *rps[2] = { &kr->rp, &kr->rp };
+
+	KUNIT_EXPECT_EQ(test, register_kretprobes(rps, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(1), KPC_TARGET(1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 0);
+
+	kr->rp.kp.addr = NULL;
+	kr->rp.kp.flags = 0;
+	kpc_ret_register(test, kr);
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(2), KPC_TARGET(2));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
+
+	unregister_kretprobes(rps, 2);
+	kr->registered = false;
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(4), KPC_TARGET(4));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 1);
+
+	kr->rp.kp.addr = NULL;
+	kr->rp.kp.flags = 0;
+	kpc_ret_register(test, kr);
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(6), KPC_TARGET(6));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->returns), 2);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
 }
 
 /*
@@ -1861,6 +1987,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(register_kprobes_all_or_nothing),
 	KUNIT_CASE(register_kprobes_batch_hits_each_once),
 	KUNIT_CASE_PARAM(register_kprobes_batch_fails_whole, kpc_batch_refusal_gen_params),
+	KUNIT_CASE(arm_all_failure_leaves_no_site_hooked),
 	KUNIT_CASE(debugfs_list_shows_each_probe),
 	KUNIT_CASE(disabled_probe_leaves_dying_jump_off),
 #ifdef CONFIG_KRETPROBES
@@ -1871,6 +1998,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kretprobe_entry_data_reaches_return, kpc_ret_target_gen_params),
 	KUNIT_CASE_PARAM(kretprobe_recursion_keeps_each_entry, kpc_depth_gen_params),
 	KUNIT_CASE(kretprobe_entry_survives_sleep),
+	KUNIT_CASE(kretprobe_array_names_one_twice),
 	KUNIT_CASE(debugfs_list_marks_kretprobes),
 #endif
 	{}

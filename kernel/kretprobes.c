@@ -28,6 +28,7 @@
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "kretprobes_internal.h"
 
@@ -129,6 +130,35 @@ static void drop_pools(struct kretprobe **rps, int num, bool hit)
 		kretprobe_pool_release(rps[i]);
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void * const *)a;
+	uintptr_t y = (uintptr_t)*(void * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Does @rps name one probe twice?  @scratch has room for @num pointers.
+ * An array's pools are made, and its probes taken out, before any of its
+ * kprobes is looked at again, so a probe named twice would get two pools
+ * or lose its detach: such an array is refused, or split.
+ */
+static bool has_duplicates(struct kretprobe **rps, int num, void **scratch)
+{
+	int i;
+
+	if (num < 2)
+		return false;
+	memcpy(scratch, rps, num * sizeof(*scratch));
+	sort(scratch, num, sizeof(*scratch), cmp_ptr, NULL);
+	for (i = 1; i < num; i++) {
+		if (scratch[i] == scratch[i - 1])
+			return true;
+	}
+	return false;
+}
+
 /**
  * register_kretprobes - register several return probes
  * @rps: the probes, each as register_kretprobe() wants it
@@ -152,6 +182,12 @@ int register_kretprobes(struct kretprobe **rps, int num)
 		kps = kvmalloc_array(num, sizeof(*kps), GFP_KERNEL);
 		if (!kps)
 			return -ENOMEM;
+	}
+
+	/* One probe named twice: refused before anything is made for it. */
+	if (has_duplicates(rps, num, (void **)kps)) {
+		kvfree(kps);
+		return -EINVAL;
 	}
 
 	for (ready = 0; ready < num; ready++) {
@@ -216,10 +252,27 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 {
 	struct kprobe_batch b;
 	struct kretprobe *rp;
+	void **scratch;
+	bool split;
 	int i;
 
 	if (num <= 0)
 		return;
+	if (num > 1) {
+		/*
+		 * A probe named twice is taken out by its first entry only
+		 * (the second would clear its address, and its pool would
+		 * not be detached): one by one then, as without memory.
+		 */
+		scratch = kvmalloc_array(num, sizeof(*scratch), GFP_KERNEL);
+		split = !scratch || has_duplicates(rps, num, scratch);
+		kvfree(scratch);
+		if (split) {
+			for (i = 0; i < num; i++)
+				unregister_kretprobes(&rps[i], 1);
+			return;
+		}
+	}
 
 	scoped_guard(mutex, &kprobe_mutex) {
 		kprobe_batch_start(&b, num, false);

@@ -42,6 +42,7 @@ static __always_inline void kprobe_site_hit(struct kprobe *p,
 					    unsigned long step_ip)
 {
 	struct kprobe_ctlblk *kcb;
+	kprobe_post_handler_t post;
 	unsigned long resume;
 
 	if (unlikely(!regs || kprobe_running())) {
@@ -63,10 +64,12 @@ static __always_inline void kprobe_site_hit(struct kprobe *p,
 		return;
 	}
 
-	if (p->post_handler) {
+	/* Read once: an aggregate's may change while a child leaves. */
+	post = READ_ONCE(p->post_handler);
+	if (post) {
 		instruction_pointer_set(regs, step_ip);
 		kcb->kprobe_status = KPROBE_HIT_SSDONE;
-		p->post_handler(p, regs, 0);
+		post(p, regs, 0);
 	}
 	instruction_pointer_set(regs, resume);
 	reset_current_kprobe();
