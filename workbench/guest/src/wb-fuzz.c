@@ -7,6 +7,11 @@
  *   wb-fuzz -p                                  privilege checks (as root:
  *                                               drops to uid/gid 65534)
  *
+ * The privilege checks also open up /sys/kernel/debug/kprobes/ for a
+ * moment, as an administrator might (list and blacklist world-readable,
+ * the directories searchable), and check that a reader of uid 65534
+ * then sees no kernel address in them and still cannot write enabled.
+ *
  * Each input is one write(2) to one file: kprobe_events, uprobe_events,
  * dynamic_events, set_ftrace_filter, set_ftrace_notrace (with function
  * commands and :mod:), set_graph_function, set_ftrace_pid, or an event's
@@ -39,6 +44,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TR "/sys/kernel/tracing/"
@@ -686,6 +693,144 @@ static void run_one(struct target *t, const char *in, size_t len)
 
 /* ---- privilege ----------------------------------------------------- */
 
+#define DBG "/sys/kernel/debug/"
+#define KPD DBG "kprobes/"
+
+/*
+ * @path's lines (at most @max looked at) hold no kernel address: the
+ * first field, a run of hex digits with or without "0x" and one '-'
+ * (the blacklist's "START-END"), has only zeros.  Returns the number
+ * of lines with an address, or -1 if @path cannot be read.
+ */
+static int lines_with_address(const char *path, int max, int *lines)
+{
+	char *text = dup_file(path), *line, *save;
+	int bad = 0;
+
+	*lines = 0;
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && *lines < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *c;
+
+		(*lines)++;
+		for (c = line; *c && *c != ' ' && *c != '\t'; c++) {
+			if (*c == 'x' && c > line && c[-1] == '0' &&
+			    (c == line + 1 || c[-2] == '-'))
+				continue;
+			if (*c != '0' && *c != '-') {
+				if (bad < 3)
+					printf("# %s as uid 65534: an address in \"%.60s\"\n",
+					       path, line);
+				bad++;
+				break;
+			}
+		}
+	}
+	free(text);
+	return bad;
+}
+
+/*
+ * As root: put a kprobe in kprobes/list, open the directory up for
+ * reading, and let a child of uid 65534 read list and blacklist and try
+ * to write enabled; then put everything back.  Returns the number of
+ * problems found.
+ */
+static int kprobes_debugfs_checks(void)
+{
+	static const char def[] = "p:wbpriv/dbg vfs_read\n";
+	static const char undef[] = "-:wbpriv/dbg\n";
+	static const struct { const char *path; mode_t mode; } open_up[] = {
+		{ DBG, 0755 }, { KPD, 0755 },
+		{ KPD "list", 0444 }, { KPD "blacklist", 0444 },
+	};
+	struct stat st[4];
+	char *kptr = NULL;
+	int bad = 0, status, i, n;
+	pid_t pid;
+
+	if (access(KPD "list", F_OK)) {
+		printf("# no %s: the kprobes debugfs check is skipped\n", KPD);
+		return 0;
+	}
+	if (write_file(tpath("kprobe_events"), def, strlen(def), O_APPEND)) {
+		printf("# cannot define %s", def);
+		return 1;
+	}
+	for (i = 0; i < 4; i++) {
+		if (stat(open_up[i].path, &st[i]) ||
+		    chmod(open_up[i].path, open_up[i].mode)) {
+			printf("# cannot open up %s: %s\n", open_up[i].path,
+			       strerror(errno));
+			bad++;
+			n = i;
+			goto restore;
+		}
+	}
+	n = 4;
+	/*
+	 * kptr_restrict 1: only CAP_SYSLOG sees addresses, whatever
+	 * perf_event_paranoid an earlier test left (at 0, readers allowed
+	 * perf would see them, as in /proc/kallsyms).
+	 */
+	kptr = dup_file("/proc/sys/kernel/kptr_restrict");
+	if (write_file("/proc/sys/kernel/kptr_restrict", "1\n", 2, 0)) {
+		printf("# cannot set kptr_restrict\n");
+		bad++;
+		goto restore;
+	}
+
+	pid = fork();
+	if (pid == 0) {
+		int lines, err, child_bad = 0;
+
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(100);
+		err = lines_with_address(KPD "list", 100000, &lines);
+		if (err < 0 || !lines) {
+			printf("# %s as uid 65534: %s\n", KPD "list",
+			       err < 0 ? "unreadable once opened up" : "empty");
+			child_bad++;
+		} else {
+			child_bad += err;
+		}
+		err = lines_with_address(KPD "blacklist", 100000, &lines);
+		if (err < 0 || !lines) {
+			printf("# %s as uid 65534: %s\n", KPD "blacklist",
+			       err < 0 ? "unreadable once opened up" : "empty");
+			child_bad++;
+		} else {
+			child_bad += err;
+		}
+		err = write_file(KPD "enabled", "0\n", 2, 0);
+		if (err != EACCES && err != EPERM) {
+			printf("# write %s as uid 65534: %s\n", KPD "enabled",
+			       err ? strerror(err) : "accepted");
+			child_bad++;
+		}
+		fflush(stdout);
+		_exit(child_bad > 99 ? 99 : child_bad);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 100) {
+		printf("# the uid 65534 reader of %s did not run\n", KPD);
+		bad++;
+	} else {
+		bad += WEXITSTATUS(status);
+	}
+restore:
+	if (kptr) {
+		write_file("/proc/sys/kernel/kptr_restrict", kptr, strlen(kptr), 0);
+		free(kptr);
+	}
+	for (i = n - 1; i >= 0; i--)
+		chmod(open_up[i].path, st[i].st_mode & 07777);
+	write_file(tpath("kprobe_events"), undef, strlen(undef), O_APPEND);
+	return bad;
+}
+
 static int priv_checks(void)
 {
 	static const char *writes[] = {
@@ -705,6 +850,7 @@ static int priv_checks(void)
 	unsigned int i;
 	int bad = 0, fd;
 
+	bad = kprobes_debugfs_checks();
 	if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
 		printf("not ok 1 privilege: cannot drop to uid 65534\n");
 		return 1;
@@ -727,7 +873,7 @@ static int priv_checks(void)
 			bad++;
 		}
 	}
-	printf("%s 1 privilege: uid 65534 cannot define, enable, read or filter\n",
+	printf("%s 1 privilege: uid 65534 cannot define, enable, read or filter, nor see addresses in kprobes debugfs\n",
 	       bad ? "not ok" : "ok");
 	return !!bad;
 }
