@@ -9,6 +9,7 @@
  * Module parameters:
  *   mode   "entry" (entry handler only), "exit" (entry and exit handlers),
  *          "kretprobe" (a kretprobe with entry and return handlers),
+ *          "kprobe" (a kprobe with a pre_handler on the target's entry),
  *          "none" (no probe of the module's: with spin=, for itrace.py to
  *          step a probe event defined on the target from tracefs)
  *   all    1: the fprobe is on every function ("*"), not just the target
@@ -85,6 +86,16 @@ static struct kretprobe wb_krp = {
 	.maxactive	= 64,
 };
 
+static notrace int wb_kp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	wb_fpb_hits++;
+	return 0;
+}
+
+static struct kprobe wb_kp = {
+	.pre_handler	= wb_kp_pre,
+};
+
 /* Picoseconds per call of the target, over @calls calls. */
 static notrace u64 wb_fpb_time_calls(void)
 {
@@ -104,6 +115,10 @@ static int wb_fpb_attach(bool krp)
 {
 	if (!strcmp(mode, "none"))
 		return 0;
+	if (!strcmp(mode, "kprobe")) {
+		wb_kp.addr = (kprobe_opcode_t *)wb_fpb_target;
+		return register_kprobe(&wb_kp);
+	}
 	if (krp) {
 		wb_krp.kp.addr = (kprobe_opcode_t *)wb_fpb_target;
 		return register_kretprobe(&wb_krp);
@@ -120,7 +135,9 @@ static void wb_fpb_detach(bool krp)
 {
 	if (!strcmp(mode, "none"))
 		return;
-	if (krp)
+	if (!strcmp(mode, "kprobe"))
+		unregister_kprobe(&wb_kp);
+	else if (krp)
 		unregister_kretprobe(&wb_krp);
 	else
 		unregister_fprobe(&wb_fpb);
@@ -132,7 +149,7 @@ static int __init wb_fprobe_bench_init(void)
 	u64 base, hit, t0, t1, t2;
 	int err;
 
-	if (calls <= 0 || (krp && all))
+	if (calls <= 0 || ((krp || !strcmp(mode, "kprobe")) && all))
 		return -EINVAL;
 	wb_fpb_time_calls();		/* warm up */
 	base = wb_fpb_time_calls();
