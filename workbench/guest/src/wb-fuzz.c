@@ -850,7 +850,11 @@ static int priv_checks(void)
 	unsigned int i;
 	int bad = 0, fd;
 
+	/* Counted in the one verdict below, whose name the baselines keep. */
 	bad = kprobes_debugfs_checks();
+	printf("# kprobes debugfs opened up: %s\n",
+	       bad ? "addresses shown or enabled writable" :
+	       "no address shown to uid 65534, enabled not writable");
 	if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
 		printf("not ok 1 privilege: cannot drop to uid 65534\n");
 		return 1;
@@ -873,7 +877,7 @@ static int priv_checks(void)
 			bad++;
 		}
 	}
-	printf("%s 1 privilege: uid 65534 cannot define, enable, read or filter, nor see addresses in kprobes debugfs\n",
+	printf("%s 1 privilege: uid 65534 cannot define, enable, read or filter\n",
 	       bad ? "not ok" : "ok");
 	return !!bad;
 }
