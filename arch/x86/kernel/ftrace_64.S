@@ -477,7 +477,7 @@ SYM_CODE_END(\name)
 /* fgraph's: return callbacks of the top frame's users. */
 fh_return_trampoline return_to_handler, ftrace_return_to_handler
 
-#ifdef CONFIG_FPROBE
+#if defined(CONFIG_FPROBE) && defined(CONFIG_HAVE_FPROBE_RETURN_HANDLER)
 /*
  * fprobe's: its entry callback pushed a direct frame and hooked the
  * return here; fprobe_return() runs the exit handlers, pops the frame
