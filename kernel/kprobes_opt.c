@@ -130,9 +130,10 @@ void kprobe_opt_release_kicks(void)
  * Calls the pre_handler of every enabled child; a jump cannot be
  * redirected, so their return values are ignored.
  *
- * Context: the arch's jump handler, preemption off.
+ * Context: the arch's jump handler, preemption off.  Not traced: a hook
+ * of its return would be open under a kretprobe's push (kprobes_hit.c).
  */
-void opt_pre_handler(struct kprobe *p, struct pt_regs *regs)
+notrace void opt_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kprobe *kp;
 
