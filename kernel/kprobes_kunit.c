@@ -66,8 +66,6 @@
 #include <asm/trace_kunit.h>
 #endif
 
-#include "kprobes_arm.h"
-
 #ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
 #define KPC_KNOWS_ARCH		true
 #define KPC_TRAP_IP(addr)	TRACE_KUNIT_TRAP_IP(addr)
@@ -618,6 +616,32 @@ static ssize_t kpc_read_list(char *buf, size_t size)
 	}
 	kern_unmount(mnt);
 	return len;
+}
+
+/* Write @val to debugfs kprobes/enabled: 0, or the write's errno. */
+static int kpc_write_enabled(const char *val)
+{
+	struct file_system_type *type = get_fs_type("debugfs");
+	struct vfsmount *mnt;
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t ret;
+
+	if (!type)
+		return -ENODEV;
+	mnt = kern_mount(type);
+	put_filesystem(type);
+	if (IS_ERR(mnt))
+		return PTR_ERR(mnt);
+	file = file_open_root_mnt(mnt, "kprobes/enabled", O_WRONLY, 0);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+	} else {
+		ret = kernel_write(file, val, strlen(val), &pos);
+		fput(file);
+	}
+	kern_unmount(mnt);
+	return ret < 0 ? ret : 0;
 }
 
 /* A buffer with kprobes/list in it, or a skip where there is none. */
@@ -1317,7 +1341,7 @@ static struct ftrace_ops kpc_blocker = {
 
 static void kpc_arm_all_action(void *unused)
 {
-	kprobes_arm_all();
+	kpc_write_enabled("1");
 }
 
 /* Put the blocker on @fn's call site; 0 or its errno. */
@@ -1352,6 +1376,7 @@ static void arm_all_failure_leaves_no_site_hooked(struct kunit *test)
 {
 	struct kpc_probe *a, *b;
 	struct kprobe *kps[2];
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ||
 	    !ftrace_location((unsigned long)kpc_batch_fn(0)) ||
@@ -1366,10 +1391,13 @@ static void arm_all_failure_leaves_no_site_hooked(struct kunit *test)
 	kpc_register(test, b);
 	KUNIT_ASSERT_TRUE(test, kprobe_ftrace(&a->kp) && kprobe_ftrace(&b->kp));
 
+	ret = kpc_write_enabled("0");
+	if (ret == -ENODEV || ret == -EPERM || ret == -ENOENT)
+		kunit_skip(test, "no debugfs kprobes/enabled here (%d)", ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_arm_all_action, NULL), 0);
-	KUNIT_ASSERT_EQ(test, kprobes_disarm_all(), 0);
 	KUNIT_ASSERT_EQ(test, kpc_block(test, kpc_batch_fn(0)), 0);
-	KUNIT_EXPECT_LT(test, kprobes_arm_all(), 0);
+	KUNIT_EXPECT_LT(test, kpc_write_enabled("1"), 0);
 	kpc_unblock();
 	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&a->kp));
 	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&b->kp));
