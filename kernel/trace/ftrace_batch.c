@@ -142,11 +142,80 @@ static int batch_site_cmp(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : 1;
 }
 
+/* Runs batch_order() reorders rather than sorting every site. */
+#define BATCH_MAX_RUNS	16
+
+struct batch_run {
+	unsigned int start, len;
+};
+
+static unsigned long batch_run_first(struct ftrace_batch *b,
+				     const struct batch_run *r)
+{
+	return b->sites[r->start].ip;
+}
+
+static unsigned long batch_run_last(struct ftrace_batch *b,
+				    const struct batch_run *r)
+{
+	return b->sites[r->start + r->len - 1].ip;
+}
+
+/*
+ * Put b->sites in address order.  They come as ascending runs, one per
+ * image, in the order the images were loaded; where modules sit below
+ * the kernel (arm64 without KASLR) the runs are out of order.  Runs that
+ * do not overlap are put in order with one copy; anything else (more
+ * runs than BATCH_MAX_RUNS, overlapping runs, no memory for the copy)
+ * is sorted site by site.
+ */
+static void batch_order(struct ftrace_batch *b)
+{
+	struct batch_run runs[BATCH_MAX_RUNS];
+	struct ftrace_batch_site *out;
+	unsigned int nruns = 0, i, j, k;
+
+	for (i = 0; i < b->nr; i++) {
+		if (i && b->sites[i - 1].ip < b->sites[i].ip) {
+			runs[nruns - 1].len++;
+			continue;
+		}
+		if (nruns == BATCH_MAX_RUNS)
+			goto sort_all;
+		runs[nruns].start = i;
+		runs[nruns].len = 1;
+		nruns++;
+	}
+	for (i = 1; i < nruns; i++) {
+		for (j = i; j > 0 && batch_run_first(b, &runs[j - 1]) >
+				     batch_run_first(b, &runs[j]); j--)
+			swap(runs[j - 1], runs[j]);
+	}
+	for (i = 1; i < nruns; i++) {
+		if (batch_run_last(b, &runs[i - 1]) >= batch_run_first(b, &runs[i]))
+			goto sort_all;
+	}
+	out = kvmalloc_array(b->nr, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		goto sort_all;
+	for (i = 0, k = 0; i < nruns; i++) {
+		memcpy(&out[k], &b->sites[runs[i].start],
+		       runs[i].len * sizeof(*out));
+		k += runs[i].len;
+	}
+	kvfree(b->sites);
+	b->sites = out;
+	return;
+
+sort_all:
+	sort(b->sites, b->nr, sizeof(*b->sites), batch_site_cmp, NULL);
+}
+
 /*
  * Every record that changes, into b->sites, each checked against the text
  * as it is taken, sorted.  Records come sorted per image (vmlinux, then
- * each module in load order); modules usually load at rising addresses,
- * so this rarely sorts.
+ * each module in load order), so ordering them is at most a reordering
+ * of those runs (batch_order()).
  *
  * Return: 0; -ENOMEM (nothing collected); or an encoder's or a check's
  * error, already reported (nothing may be written then).
@@ -181,7 +250,7 @@ static int batch_collect(struct ftrace_batch *b)
 		b->nr++;
 	}
 	if (!sorted)
-		sort(b->sites, b->nr, sizeof(*b->sites), batch_site_cmp, NULL);
+		batch_order(b);
 	return 0;
 }
 
