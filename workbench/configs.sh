@@ -5,7 +5,8 @@
 # Each config gets its own O= folder in build/configs/NAME (kept, so a
 # re-run is incremental) and compiles, with W=1, the directories where our
 # code and its callers live: kernel/trace/, kernel/livepatch/, kernel/bpf/,
-# kernel/kprobes.o and the architecture's kernel/ directory.  The small
+# the kprobes core's objects the config builds (kernel/kprobes*.o,
+# kernel/kretprobes*.o) and the architecture's kernel/ directory.  The small
 # configs (tiny*) link a whole vmlinux, which also catches a missing symbol.
 # A config fails on any compiler error, or on any warning in a file of ours
 # (the overlay files; patched upstream files are held to the same rule only
@@ -78,10 +79,15 @@ set_opts() {
 	done
 }
 
+# Is CONFIG_$2 built in (y) in the .config of folder $1?
+has_opt() {
+	grep -q "^CONFIG_$2=y" "$1/.config"
+}
+
 # Write build/configs/NAME/.config; print "ARCH CROSS TARGETS...".
 make_config() {
 	local name=$1 obj=$root/$1 a=x86_64 cross= base
-	local -a targets=(kernel/trace/ kernel/livepatch/ kernel/bpf/ kernel/kprobes.o arch/x86/kernel/)
+	local -a targets=(kernel/trace/ kernel/livepatch/ kernel/bpf/ arch/x86/kernel/)
 	mkdir -p "$obj"
 	case "$name" in
 	test|nodyn|nograph|nokprobes)
@@ -114,14 +120,30 @@ make_config() {
 			# CoreSight (in arm64's defconfig) selects PERF_EVENTS
 			set_opts "$obj" $a CORESIGHT=n PERF_EVENTS=n || return 1
 		fi
-		targets=(kernel/trace/ kernel/kprobes.o arch/arm64/kernel/) ;;
+		targets=(kernel/trace/ arch/arm64/kernel/) ;;
 	*)
 		say "unknown config '$name' (one of: ${all[*]})" >&2
 		return 1 ;;
 	esac
-	# kernel/kprobes.o is a target only where it is built
-	grep -q '^CONFIG_KPROBES=y' "$obj/.config" ||
-		targets=("${targets[@]/kernel\/kprobes.o}")
+	# The kprobes core's objects, each only where the config builds it
+	# (tiny builds all of vmlinux anyway)
+	if [ "$name" != tiny ] && has_opt "$obj" KPROBES; then
+		targets+=(kernel/kprobes.o kernel/kprobes_hit.o kernel/kprobes_table.o
+			  kernel/kprobes_insn_slot.o kernel/kprobes_blacklist.o
+			  kernel/kprobes_addr.o kernel/kprobes_arm.o)
+		has_opt "$obj" OPTPROBES && targets+=(kernel/kprobes_opt.o)
+		has_opt "$obj" DEBUG_FS && targets+=(kernel/kprobes_debugfs.o)
+		if has_opt "$obj" KRETPROBES; then
+			targets+=(kernel/kretprobes.o)
+			if has_opt "$obj" KRETPROBE_ON_FGRAPH; then
+				targets+=(kernel/kretprobes_fgraph.o)
+			elif has_opt "$obj" KRETPROBE_ON_RETHOOK; then
+				targets+=(kernel/kretprobes_rethook.o)
+			else
+				targets+=(kernel/kretprobes_tasklist.o)
+			fi
+		fi
+	fi
 	echo "$a ${cross:--} ${targets[*]}"
 }
 

@@ -397,7 +397,11 @@ static int wb_kpb_keep(unsigned long n)
 	return err;
 }
 
-static int wb_kpb_register(void)
+/*
+ * register_kprobes() of the kept names in one call: armed and timed
+ * (register_ns), or @disabled and untimed ("crowd").
+ */
+static int wb_kpb_register(bool disabled)
 {
 	unsigned int i;
 	u64 t0;
@@ -408,30 +412,12 @@ static int wb_kpb_register(void)
 	if (!wb_kpb_kept)
 		return -ENOENT;		/* no "keep" yet */
 	for (i = 0; i < wb_kpb_kept; i++)
-		wb_kpb_bulk_describe(&wb_kpb_bulk[i], false);
+		wb_kpb_bulk_describe(&wb_kpb_bulk[i], disabled);
 	atomic_long_set(&wb_kpb_bulk_hits, 0);
 	t0 = ktime_get_ns();
 	err = register_kprobes(wb_kpb_bulk_kps, wb_kpb_kept);
-	wb_kpb_register_ns = ktime_get_ns() - t0;
-	wb_kpb_register_err = err;
-	if (!err)
-		wb_kpb_bulk_registered = true;
-	return err;
-}
-
-/* The kept probes in the table, disabled: nothing is patched or hit. */
-static int wb_kpb_crowd(void)
-{
-	unsigned int i;
-	int err;
-
-	if (wb_kpb_bulk_registered)
-		return -EBUSY;
-	if (!wb_kpb_kept)
-		return -ENOENT;		/* no "keep" yet */
-	for (i = 0; i < wb_kpb_kept; i++)
-		wb_kpb_bulk_describe(&wb_kpb_bulk[i], true);
-	err = register_kprobes(wb_kpb_bulk_kps, wb_kpb_kept);
+	if (!disabled)
+		wb_kpb_register_ns = ktime_get_ns() - t0;
 	wb_kpb_register_err = err;
 	if (!err)
 		wb_kpb_bulk_registered = true;
@@ -515,12 +501,10 @@ static int wb_kpb_command(const char *cmd, const char *arg)
 		err = wb_kpb_count_arg(arg, WB_KPB_MAX_NAMES, &n);
 		return err ? err : wb_kpb_keep(n);
 	}
-	if (!strcmp(cmd, "register"))
-		return wb_kpb_register();
+	if (!strcmp(cmd, "register") || !strcmp(cmd, "crowd"))
+		return wb_kpb_register(!strcmp(cmd, "crowd"));
 	if (!strcmp(cmd, "unregister") || !strcmp(cmd, "uncrowd"))
 		return wb_kpb_unregister();
-	if (!strcmp(cmd, "crowd"))
-		return wb_kpb_crowd();
 	if (!strcmp(cmd, "clear"))
 		return wb_kpb_clear();
 	return -EINVAL;
