@@ -38,6 +38,11 @@
 
 #ifdef __ARCH_WANT_KPROBES_INSN_SLOT
 
+/* An arch whose slots hold more than the instruction says how much. */
+#ifndef KPROBE_INSN_SLOT_SIZE
+#define KPROBE_INSN_SLOT_SIZE	MAX_INSN_SIZE
+#endif
+
 /*
  * @node: on the cache's pages (RCU list).
  * @base: the executable page.
@@ -115,7 +120,7 @@ static void free_insn_page(void *page)
 struct kprobe_insn_cache kprobe_insn_slots = {
 	.mutex		= __MUTEX_INITIALIZER(kprobe_insn_slots.mutex),
 	.pages		= LIST_HEAD_INIT(kprobe_insn_slots.pages),
-	.insn_size	= MAX_INSN_SIZE,
+	.insn_size	= KPROBE_INSN_SLOT_SIZE,
 	.sym		= KPROBE_INSN_PAGE_SYM,
 	.alloc		= alloc_insn_page,
 	.free		= free_insn_page,

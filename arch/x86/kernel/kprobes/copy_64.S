@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the copy of a probed instruction continues: every instruction
+ * slot is "<instruction> ; jmp kprobe_copy_return".
+ *
+ * The CPU arrives here from a slot with interrupts off (the int3 handler
+ * cleared IF before sending it there), on the probed code's stack, with
+ * every register as the instruction left it.  We build a struct pt_regs
+ * below two words that the C side fills (the flags and the address to
+ * resume at), call kprobe_copy_done(), take pt_regs down, and leave with
+ * popfq (which gives the interrupt flag back) and a return to the resume
+ * address, with the stack pointer where the instruction left it.
+ *
+ *   probed sp -  8: resume address      (kprobe_copy_done() writes it)
+ *   probed sp - 16: flags to leave with (kprobe_copy_done() writes it)
+ *   probed sp - 16 - sizeof(pt_regs): struct pt_regs
+ */
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/asm.h>
+#include <asm/nospec-branch.h>
+#include <asm/segment.h>
+#include <asm/unwind_hints.h>
+
+	.code64
+	.section .text, "ax"
+
+SYM_CODE_START(kprobe_copy_return)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	/* lea, not sub: the instruction's flags are still live. */
+	leaq	-16(%rsp), %rsp
+	pushq	$__KERNEL_DS		/* ss */
+	pushq	$0			/* sp: the C side works it out */
+	pushfq				/* flags */
+	pushq	$__KERNEL_CS		/* cs */
+	pushq	$0			/* ip: likewise */
+	pushq	$-1			/* orig_ax */
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	UNWIND_HINT_REGS
+	movq	%rsp, %rdi
+	call	kprobe_copy_done
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	/* orig_ax, ip, cs, flags, sp, ss */
+	leaq	6*8(%rsp), %rsp
+	UNWIND_HINT_UNDEFINED
+	popfq
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(kprobe_copy_return)
+_ASM_NOKPROBE(kprobe_copy_return)
