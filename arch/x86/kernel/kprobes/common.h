@@ -78,6 +78,10 @@ extern const u8 kprobe_copy_return[];
 /* core.c: what kprobe_copy_return calls. */
 __visible void kprobe_copy_done(struct pt_regs *regs);
 
+/* optjump_64.S: what an optimized probe's buffer calls; and its callee. */
+extern const u8 kprobe_opt_entry[];
+__visible void kprobe_opt_hit(struct pt_regs *regs);
+
 #ifdef CONFIG_OPTPROBES
 int setup_detour_execution(struct kprobe *p, struct pt_regs *regs, int reenter);
 unsigned long __recover_optprobed_insn(kprobe_opcode_t *buf, unsigned long addr);

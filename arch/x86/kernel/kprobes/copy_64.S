@@ -20,6 +20,7 @@
 #include <asm/asm.h>
 #include <asm/nospec-branch.h>
 #include <asm/segment.h>
+#include <asm/smap.h>
 #include <asm/unwind_hints.h>
 
 	.code64
@@ -32,7 +33,9 @@ SYM_CODE_START(kprobe_copy_return)
 	leaq	-16(%rsp), %rsp
 	pushq	$__KERNEL_DS		/* ss */
 	pushq	$0			/* sp: the C side works it out */
-	pushfq				/* flags */
+	pushfq				/* flags, AC included */
+	/* Handlers must not run with user access open. */
+	ASM_CLAC
 	pushq	$__KERNEL_CS		/* cs */
 	pushq	$0			/* ip: likewise */
 	pushq	$-1			/* orig_ax */

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shared entry of jump-optimized kprobes.
+ *
+ * An optimized probe's jump leads to its buffer (opt.c), which starts
+ * with "call kprobe_opt_entry" and holds the probe's address in the
+ * eight bytes before that call.  We build a struct pt_regs below the
+ * return address the call pushed, call kprobe_opt_hit(), take pt_regs
+ * down and return into the buffer, which runs the displaced instructions
+ * and jumps back.  Interrupts stay as the probed code had them.
+ *
+ * kprobe_opt_hit() fills in regs->ip and regs->sp for the handlers, and
+ * on its way out leaves the flags to return with in the regs->sp word, so
+ * that the way out is: skip orig_ax, ip, cs and flags, popfq (the sp
+ * word), skip ss, return.
+ */
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/asm.h>
+#include <asm/nospec-branch.h>
+#include <asm/segment.h>
+#include <asm/smap.h>
+#include <asm/unwind_hints.h>
+
+	.code64
+	.section .text, "ax"
+
+SYM_CODE_START(kprobe_opt_entry)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	pushq	$__KERNEL_DS		/* ss */
+	pushq	$0			/* sp */
+	pushfq				/* flags, AC included */
+	/* Handlers must not run with user access open. */
+	ASM_CLAC
+	pushq	$__KERNEL_CS		/* cs */
+	pushq	$0			/* ip */
+	pushq	$-1			/* orig_ax */
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	UNWIND_HINT_REGS
+	movq	%rsp, %rdi
+	call	kprobe_opt_hit
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	leaq	4*8(%rsp), %rsp		/* orig_ax, ip, cs, flags */
+	UNWIND_HINT_UNDEFINED
+	popfq				/* from the sp word */
+	leaq	8(%rsp), %rsp		/* ss */
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(kprobe_opt_entry)
+_ASM_NOKPROBE(kprobe_opt_entry)
