@@ -593,7 +593,7 @@ static void kpt_sim_adr_adrp(struct kunit *test)
 	kpt_regs_init(&regs, KPT_FAKE_PC);
 	arm64_sim_pc_rel(0x10800001, KPT_FAKE_PC, &regs);	/* adr x1, -1M */
 	KUNIT_EXPECT_EQ(test, regs.regs[1], KPT_FAKE_PC - SZ_1M);
-	arm64_sim_pc_rel(0xf07fffe1, KPT_FAKE_PC, &regs);	/* adrp x1, -4K */
+	arm64_sim_pc_rel(0xf0ffffe1, KPT_FAKE_PC, &regs);	/* adrp x1, -4K */
 	KUNIT_EXPECT_EQ(test, regs.regs[1],
 			(KPT_FAKE_PC & ~KPT_ADRP_PAGE) - SZ_4K);
 	arm64_sim_pc_rel(0x707fffe1, KPT_FAKE_PC, &regs);	/* adr x1, +1M-1 */

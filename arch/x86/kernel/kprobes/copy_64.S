@@ -34,8 +34,9 @@ SYM_CODE_START(kprobe_copy_return)
 	pushq	$__KERNEL_DS		/* ss */
 	pushq	$0			/* sp: the C side works it out */
 	pushfq				/* flags, AC included */
-	/* Handlers must not run with user access open. */
+	/* Handlers must not run with user access open, nor with DF set. */
 	ASM_CLAC
+	cld
 	pushq	$__KERNEL_CS		/* cs */
 	pushq	$0			/* ip: likewise */
 	pushq	$-1			/* orig_ax */

@@ -10,8 +10,9 @@
  *    slot;
  *  - pushf, popf, cli, sti: the copy runs with interrupts off, so it would
  *    see and leave the wrong interrupt flag;
- *  - push and pop of a register, lea, and insn_emul.c's register-only
- *    forms (NOPs, endbr, mov between registers, add/sub of an immediate):
+ *  - push and pop of a register, lea, the one-byte NOP and insn_emul.c's
+ *    register-only forms (NOPs, endbr, mov between registers, add/sub of
+ *    an immediate):
  *    common in function bodies, and one trap with no copy is the cheapest
  *    way to run them.
  *
@@ -197,6 +198,13 @@ int kprobe_emul_prepare(struct kprobe *p, struct insn *insn)
 
 	if (insn_emul_decode(insn, &a->regop)) {
 		a->kind = KX_REGOP;
+		return 0;
+	}
+	/* The one-byte NOP; with REX.B it is xchg %r8, %rax. */
+	if (insn->length == 1 && op0 == 0x90) {
+		a->kind = KX_REGOP;
+		a->regop.kind = INSN_EMUL_NOP;
+		a->regop.len = 1;
 		return 0;
 	}
 

@@ -31,8 +31,9 @@ SYM_CODE_START(kprobe_opt_entry)
 	pushq	$__KERNEL_DS		/* ss */
 	pushq	$0			/* sp */
 	pushfq				/* flags, AC included */
-	/* Handlers must not run with user access open. */
+	/* Handlers must not run with user access open, nor with DF set. */
 	ASM_CLAC
+	cld
 	pushq	$__KERNEL_CS		/* cs */
 	pushq	$0			/* ip */
 	pushq	$-1			/* orig_ax */
