@@ -45,6 +45,7 @@
  */
 #define pr_fmt(fmt) "kprobes: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/cpu.h>
 #include <linux/init.h>
 #include <linux/kprobes.h>
@@ -503,6 +504,7 @@ void wait_for_kprobe_optimizer(void)
 	}
 	mutex_unlock(&kprobe_mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(wait_for_kprobe_optimizer);
 
 static void optimize_all(void)
 {

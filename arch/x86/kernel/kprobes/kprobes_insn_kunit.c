@@ -73,6 +73,7 @@
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
+#include <linux/hardirq.h>
 #include <linux/kprobes.h>
 #include <linux/linkage.h>
 #include <linux/module.h>
@@ -962,6 +963,7 @@ struct kpi_probe {
 	bool registered;
 	unsigned int pre, post;
 	unsigned int df_seen;		/* handler entered with DF set */
+	unsigned int pre_in_trap;	/* pre_handler calls from the int3 */
 	unsigned long pre_ip, post_ip;
 	struct pt_regs pre_regs, post_regs;
 	/* nonzero: the pre_handler moves regs->ip here and returns 1 */
@@ -991,6 +993,9 @@ static int kpi_pre(struct kprobe *kp, struct pt_regs *regs)
 
 	p->pre++;
 	p->pre_ip = regs->ip;
+	/* The int3 handler runs as an NMI; a jump's entry does not. */
+	if (in_nmi())
+		p->pre_in_trap++;
 	if (!kpi_df_set(p)) {
 		p->pre_regs = *regs;
 		if (p->inner)
@@ -1414,6 +1419,65 @@ static void kpi_two_probes(struct kunit *test)
 	}
 }
 
+/*
+ * A probe with no post_handler becomes a jump once the optimizer has
+ * run.  For the kinds listed the jump covers the probed instruction and
+ * the stub code after it, which opt.c moves into the probe's buffer: the
+ * hits then come through kprobe_opt_entry (not the int3, so not in NMI
+ * context) and every run must still match the native one.
+ */
+static void kpi_jump_optimized(struct kunit *test)
+{
+	static const char * const ids[] = {
+		"rip_load", "rip_store", "rip_lea", "load", "store", "imul3",
+		"movzb", "movabs", "mov89q", "lea", "add81", "setne",
+	};
+	unsigned int i, run, jumped = 0;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		const struct kpi_kind *k = kpi_find(ids[i]);
+		struct kpi_probe *p;
+		struct kpi_ctx *c;
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, k, "%s: not in the table",
+					  ids[i]);
+		c = kpi_ctx_new(test, k);
+		kpi_natives(test, k, c);
+		p = kpi_probe_at(test, c->in.at);
+		p->kp.post_handler = NULL;
+		kpi_arm(test, k, p);
+		wait_for_kprobe_optimizer();
+
+		for (run = 0; run < KPI_RUNS; run++) {
+			kpi_clear(p);
+			p->pre_in_trap = 0;
+			kpi_exec(k, run, &c->in, &c->got);
+			KUNIT_EXPECT_EQ_MSG(test, p->pre, 1,
+					    "%s run %u: pre_handler calls",
+					    k->text, run);
+			KUNIT_EXPECT_EQ_MSG(test, p->pre_ip,
+					    c->in.at + INT3_INSN_SIZE,
+					    "%s run %u: pre_handler ip",
+					    k->text, run);
+			kpi_same(test, k, "jump", run, &c->native[run],
+				 &c->got, kpi_cmp_flags(k));
+			if (run == 0 && !p->pre_in_trap)
+				jumped++;
+		}
+		kunit_info(test, "%s: %s", k->text,
+			   p->pre_in_trap ? "stayed a breakpoint" : "a jump");
+		kpi_unregister(p);
+		kpi_clear(p);
+		kpi_exec(k, 0, &c->in, &c->got);
+		KUNIT_EXPECT_EQ_MSG(test, p->pre, 0, "%s: hits after unregister",
+				    k->text);
+		kpi_same(test, k, "jump removed", 0, &c->native[0], &c->got,
+			 kpi_cmp_flags(k));
+	}
+	/* Most of them must really have gone through the jump. */
+	KUNIT_EXPECT_GE(test, jumped, ARRAY_SIZE(ids) / 2);
+}
+
 static void kpi_refusal_desc(const struct kpi_refusal *e, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", e->id);
@@ -1555,6 +1619,7 @@ static struct kunit_case kpi_cases[] = {
 	KUNIT_CASE(kpi_skip),
 	KUNIT_CASE(kpi_nested),
 	KUNIT_CASE(kpi_two_probes),
+	KUNIT_CASE_SLOW(kpi_jump_optimized),
 	KUNIT_CASE_PARAM(kpi_refused, kpi_refusals_gen_params),
 	{}
 };
@@ -1567,4 +1632,5 @@ static struct kunit_suite kpi_suite = {
 kunit_test_suite(kpi_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the x86 kprobes instruction handling");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");
