@@ -275,6 +275,8 @@ int __copy_instruction(u8 *dest, u8 *src, u8 *real, struct insn *insn)
  * because of the interrupt flag, string and locked forms (kept out, as
  * 6.12 does), and two-byte opcodes other than the plain computational
  * ones listed below.
+ *
+ * Return: true when the instruction may be moved.
  */
 bool can_boost(struct insn *insn, void *addr)
 {
