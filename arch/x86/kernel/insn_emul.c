@@ -33,7 +33,6 @@
 #include <asm/insn-emul.h>
 #include <asm/processor-flags.h>
 
-
 #define EMUL_SLOT(reg)	(offsetof(struct pt_regs, reg) / sizeof(unsigned long))
 
 /* Register number as x86 encodes it (REX bit included) to pt_regs slot. */

@@ -66,6 +66,7 @@ struct kretprobe_blackpoint kretprobe_blacklist[] = {
 	{ .name = "__switch_to" },
 	{ .name = NULL },
 };
+
 const int kretprobe_blacklist_size = ARRAY_SIZE(kretprobe_blacklist);
 
 /**

@@ -18,8 +18,8 @@
  *    pt_regs and no copy exists;
  *  - copied: everything else is copied into an instruction slot, with a
  *    %rip-relative displacement rebased onto the slot, followed by a jump
- *    to kprobe_copy_return (copy_64.S).  Such an instruction falls through
- *    to the next one, so the jump is always reached unless it faults.
+ *    to kprobe_copy_return (copy_64.S).  Such an instruction always goes
+ *    on to the next one, so the jump is reached unless it faults.
  *
  * The same helpers serve the jump optimizer (opt.c), which copies whole
  * runs of instructions and asks can_boost() whether each may run from
@@ -263,8 +263,8 @@ int __copy_instruction(u8 *dest, u8 *src, u8 *real, struct insn *insn)
 }
 
 /**
- * can_boost() - may an instruction run elsewhere, interrupts on, and fall
- * through to a jump back?
+ * can_boost() - may an instruction run elsewhere, interrupts on, and go
+ * on to a jump back?
  * @insn: the instruction, decoded
  * @addr: where it is in the text
  *

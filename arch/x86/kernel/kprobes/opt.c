@@ -18,7 +18,7 @@
  * What may be covered (can_optimize(), copy_region()): the probe's
  * instruction and those after it, up to 5 bytes, all in one function that
  * is not entry code, each one can_boost() accepts (it runs correctly from
- * the buffer with interrupts on and falls through), none of them reserved
+ * the buffer with interrupts on and goes on to the next instruction), none of them reserved
  * by ftrace, alternatives, jump labels or static calls, and no jump of
  * the function (nor an exception fixup, nor, without retpolines and IBT,
  * a jump table) able to land inside the covered bytes after the first.
@@ -289,7 +289,7 @@ static int copy_region(u8 *dest, u8 *src, u8 *real)
 		n = __copy_instruction(dest + len, src + len, real + len, &insn);
 		if (!n)
 			return -EINVAL;
-		/* It must run from the buffer and fall through. */
+		/* It must run from the buffer and go on to the next one. */
 		if (!can_boost(&insn, src + len))
 			return -EINVAL;
 	}
