@@ -9,7 +9,8 @@
  * Module parameters:
  *   mode   "entry" (entry handler only), "exit" (entry and exit handlers),
  *          "kretprobe" (a kretprobe with entry and return handlers),
- *          "kprobe" (a kprobe with a pre_handler on the target's entry),
+ *          "kprobe" (a kprobe with a pre_handler on the target's entry,
+ *          or at byte @off of it; with @post=1 a post_handler too),
  *          "none" (no probe of the module's: with spin=, for itrace.py to
  *          step a probe event defined on the target from tracefs)
  *   all    1: the fprobe is on every function ("*"), not just the target
@@ -39,6 +40,10 @@ module_param(calls, int, 0444);
 
 static int spin;
 module_param(spin, int, 0444);
+static int off;
+module_param(off, int, 0444);
+static int post;
+module_param(post, int, 0444);
 
 static unsigned long wb_fpb_hits;
 
@@ -92,6 +97,11 @@ static notrace int wb_kp_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+static notrace void wb_kp_post(struct kprobe *p, struct pt_regs *regs,
+			       unsigned long flags)
+{
+}
+
 static struct kprobe wb_kp = {
 	.pre_handler	= wb_kp_pre,
 };
@@ -116,7 +126,9 @@ static int wb_fpb_attach(bool krp)
 	if (!strcmp(mode, "none"))
 		return 0;
 	if (!strcmp(mode, "kprobe")) {
-		wb_kp.addr = (kprobe_opcode_t *)wb_fpb_target;
+		wb_kp.addr = (kprobe_opcode_t *)wb_fpb_target + off;
+		if (post)
+			wb_kp.post_handler = wb_kp_post;
 		return register_kprobe(&wb_kp);
 	}
 	if (krp) {

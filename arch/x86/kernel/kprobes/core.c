@@ -251,14 +251,14 @@ int __init arch_init_kprobes(void)
 
 /* --- the hit ------------------------------------------------------------ */
 
-static void enter_hit(struct kprobe *p, struct pt_regs *regs,
-		      struct kprobe_ctlblk *kcb, unsigned long status)
+static __always_inline void enter_hit(struct kprobe *p, struct pt_regs *regs,
+				      struct kprobe_ctlblk *kcb,
+				      unsigned long status)
 {
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = status;
 	kcb->saved_if = regs->flags & X86_EFLAGS_IF;
 }
-NOKPROBE_SYMBOL(enter_hit);
 
 static void push_outer(struct kprobe_ctlblk *kcb)
 {
@@ -278,8 +278,8 @@ static void pop_outer(struct kprobe_ctlblk *kcb)
 NOKPROBE_SYMBOL(pop_outer);
 
 /* The hit's last step: status SSDONE, the post_handler, nothing current. */
-static void finish_hit(struct kprobe *p, struct pt_regs *regs,
-		       struct kprobe_ctlblk *kcb)
+static __always_inline void finish_hit(struct kprobe *p, struct pt_regs *regs,
+				       struct kprobe_ctlblk *kcb)
 {
 	kprobe_post_handler_t post;
 
@@ -289,24 +289,24 @@ static void finish_hit(struct kprobe *p, struct pt_regs *regs,
 		post(p, regs, 0);
 	reset_current_kprobe();
 }
-NOKPROBE_SYMBOL(finish_hit);
 
 /* Send the CPU into @p's copy, interrupts off. */
-static void run_copy(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void run_copy(struct kprobe *p, struct pt_regs *regs)
 {
 	regs->flags &= ~X86_EFLAGS_IF;
 	regs->ip = (unsigned long)p->ainsn.insn;
 }
-NOKPROBE_SYMBOL(run_copy);
 
 /*
  * A hit whose handlers ran (or that has none): run the instruction.  A
  * jump-optimized probe whose int3 is still there detours instead.
  */
-static void run_displaced(struct kprobe *p, struct pt_regs *regs,
-			  struct kprobe_ctlblk *kcb)
+static __always_inline void run_displaced(struct kprobe *p,
+					  struct pt_regs *regs,
+					  struct kprobe_ctlblk *kcb)
 {
-	if (setup_detour_execution(p, regs, 0))
+	if (unlikely(p->flags & KPROBE_FLAG_OPTIMIZED) &&
+	    setup_detour_execution(p, regs, 0))
 		return;
 	if (p->ainsn.kind != KX_COPY) {
 		kprobe_emul_run(p, regs);
@@ -316,7 +316,6 @@ static void run_displaced(struct kprobe *p, struct pt_regs *regs,
 	kcb->kprobe_status = KPROBE_HIT_SS;
 	run_copy(p, regs);
 }
-NOKPROBE_SYMBOL(run_displaced);
 
 /* @p was hit while another probe is current on this CPU. */
 static int nested_hit(struct kprobe *p, struct pt_regs *regs,

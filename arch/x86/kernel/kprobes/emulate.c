@@ -22,7 +22,8 @@
  * the interrupted code was using, so it cannot fault.
  *
  * Everything a hit needs is decoded at prepare time into
- * struct arch_specific_insn: @kind, @reg (x86 register number), @cond (jcc
+ * struct arch_specific_insn: @kind, @reg (the register's pt_regs slot,
+ * as are @base and @index), @cond (jcc
  * condition or loop type), @disp (branch displacement from the end of
  * the instruction, bytes ret drops, lea displacement), and for lea @base,
  * @index, @scale and @wide.
@@ -37,6 +38,12 @@
 
 #define REG_NONE	0xff	/* lea: no base, or no index */
 #define REG_RIP		0xfe	/* lea: %rip-relative */
+
+/* An x86 register number, REX bit included, as its pt_regs slot. */
+static u8 slot_of(u8 x86_reg)
+{
+	return insn_emul_reg_slot(x86_reg);
+}
 
 static u8 rex_of(struct insn *insn)
 {
@@ -77,7 +84,7 @@ static bool prepare_lea(struct arch_specific_insn *a, struct insn *insn)
 	if (has_legacy_prefix(insn) || mod == 3)
 		return false;
 
-	a->reg = X86_MODRM_REG(modrm) | (X86_REX_R(rex) ? 8 : 0);
+	a->reg = slot_of(X86_MODRM_REG(modrm) | (X86_REX_R(rex) ? 8 : 0));
 	a->wide = X86_REX_W(rex) ? 1 : 0;
 	a->disp = insn->displacement.value;
 	a->index = REG_NONE;
@@ -88,16 +95,16 @@ static bool prepare_lea(struct arch_specific_insn *a, struct insn *insn)
 		u8 base = X86_SIB_BASE(sib), index = X86_SIB_INDEX(sib);
 
 		if (index != 4 || X86_REX_X(rex))
-			a->index = index | (X86_REX_X(rex) ? 8 : 0);
+			a->index = slot_of(index | (X86_REX_X(rex) ? 8 : 0));
 		a->scale = X86_SIB_SCALE(sib);
 		if (base == 5 && mod == 0)
 			a->base = REG_NONE;
 		else
-			a->base = base | (X86_REX_B(rex) ? 8 : 0);
+			a->base = slot_of(base | (X86_REX_B(rex) ? 8 : 0));
 	} else if (rm == 5 && mod == 0) {
 		a->base = REG_RIP;
 	} else {
-		a->base = rm | (X86_REX_B(rex) ? 8 : 0);
+		a->base = slot_of(rm | (X86_REX_B(rex) ? 8 : 0));
 	}
 	a->kind = KX_LEA;
 	return true;
@@ -116,7 +123,7 @@ static bool prepare_one_byte(struct arch_specific_insn *a, struct insn *insn)
 		if (has_legacy_prefix(insn))
 			return false;
 		a->kind = op < 0x58 ? KX_PUSH_REG : KX_POP_REG;
-		a->reg = (op & 7) | (X86_REX_B(rex) ? 8 : 0);
+		a->reg = slot_of((op & 7) | (X86_REX_B(rex) ? 8 : 0));
 		return true;
 	case 0x70 ... 0x7f:
 		a->kind = KX_JCC;
@@ -163,7 +170,7 @@ static bool prepare_one_byte(struct arch_specific_insn *a, struct insn *insn)
 			a->kind = KX_JMP_REG;
 		else
 			return false;
-		a->reg = X86_MODRM_RM(modrm) | (X86_REX_B(rex) ? 8 : 0);
+		a->reg = slot_of(X86_MODRM_RM(modrm) | (X86_REX_B(rex) ? 8 : 0));
 		return true;
 	default:
 		return false;
@@ -228,13 +235,13 @@ int kprobe_emul_prepare(struct kprobe *p, struct insn *insn)
 	return 0;
 }
 
-static unsigned long *gpr(struct pt_regs *regs, u8 x86_reg)
+/* A register by its pt_regs slot, as prepare recorded it. */
+static __always_inline unsigned long *gpr(struct pt_regs *regs, u8 slot)
 {
-	return (unsigned long *)regs + insn_emul_reg_slot(x86_reg);
+	return (unsigned long *)regs + slot;
 }
-NOKPROBE_SYMBOL(gpr);
 
-static unsigned long lea_address(struct arch_specific_insn *a,
+static __always_inline unsigned long lea_address(struct arch_specific_insn *a,
 				 struct pt_regs *regs, unsigned long next)
 {
 	unsigned long ea = (long)a->disp;
@@ -247,7 +254,6 @@ static unsigned long lea_address(struct arch_specific_insn *a,
 		ea += *gpr(regs, a->index) << a->scale;
 	return ea;
 }
-NOKPROBE_SYMBOL(lea_address);
 
 static bool loop_taken(struct arch_specific_insn *a, struct pt_regs *regs)
 {
