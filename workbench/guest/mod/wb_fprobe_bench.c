@@ -27,6 +27,7 @@
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -181,6 +182,13 @@ static int __init wb_fprobe_bench_init(void)
 		u64 end = ktime_get_ns() + (u64)spin * NSEC_PER_SEC;
 		unsigned long acc = 0;
 
+		/*
+		 * Sleep first: a breakpoint kprobe becomes a jump only after
+		 * a tasks-RCU grace period, which this task would hold back
+		 * while it spins.
+		 */
+		if (!strcmp(mode, "kprobe") && off)
+			msleep(2000);
 		pr_info("wb_fprobe_bench: spinning for %d s\n", spin);
 		while (ktime_get_ns() < end)
 			acc += wb_fpb_target(acc);

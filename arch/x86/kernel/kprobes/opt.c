@@ -148,7 +148,11 @@ __visible void kprobe_opt_hit(struct pt_regs *regs)
 
 	/* Disabled while its jump waits for the worker to take it out. */
 	if (!kprobe_disabled(&op->kp)) {
-		preempt_disable();
+		/*
+		 * _notrace: the preempt tracer's hooks would cost more than
+		 * the whole hit, and are themselves traced code.
+		 */
+		preempt_disable_notrace();
 		if (kprobe_running()) {
 			kprobes_inc_nmissed_count(&op->kp);
 		} else {
@@ -157,7 +161,7 @@ __visible void kprobe_opt_hit(struct pt_regs *regs)
 			opt_pre_handler(&op->kp, regs);
 			__this_cpu_write(current_kprobe, NULL);
 		}
-		preempt_enable();
+		preempt_enable_notrace();
 	}
 	/* The way out pops the flags from the sp word (optjump_64.S). */
 	regs->sp = regs->flags;
