@@ -313,6 +313,10 @@ kpb_mid_hit() { # row pre|post base-ps
 			sleep 0.1
 			i=$((i + 1))
 		done
+		# [OPTIMIZED] shows once the optimizer has the probe queued;
+		# the jump is written after a tasks-RCU grace period, which a
+		# task spinning in the timing loop would hold back.
+		sleep 2
 	fi
 	kpb time "$KPROBE_CALLS"	# warm up
 	kpb time "$KPROBE_CALLS"

@@ -96,6 +96,9 @@ unsigned long recover_probed_instruction(kprobe_opcode_t *buf,
 		return from_opt;
 
 	kp = get_kprobe((void *)addr);
+	/* A GONE probe's saved byte is that of text that was freed. */
+	if (kp && kprobe_gone(kp))
+		kp = NULL;
 	if (!kp && !call_site)
 		return addr;
 
@@ -182,6 +185,9 @@ static int refusal(struct insn *insn)
 
 	if (insn_has_emulate_prefix(insn) || insn_masking_exception(insn))
 		return -EINVAL;
+	/* The opcode bytes of these name another map: nothing below. */
+	if (insn_is_avx(insn) || insn_is_rex2(insn))
+		return 0;
 
 	if (insn->opcode.nbytes == 1) {
 		switch (op0) {
@@ -287,6 +293,9 @@ bool can_boost(struct insn *insn, void *addr)
 
 	if (search_exception_tables((unsigned long)addr) || refusal(insn))
 		return false;
+	/* Kept out of jump buffers, as 6.12 does. */
+	if (insn_is_avx(insn) || insn_is_rex2(insn))
+		return false;
 
 	for_each_insn_prefix(insn, i, pfx) {
 		/* cs: (also a branch hint), address size, lock, rep */
@@ -334,8 +343,7 @@ bool can_boost(struct insn *insn, void *addr)
 	case 0xfe:
 		return reg <= 1;	/* inc, dec */
 	case 0xff:
-		/* inc, dec, and jmp *%reg (which leaves the buffer) */
-		return reg <= 1 || (reg == 4 && X86_MODRM_MOD(insn->modrm.bytes[0]) == 3);
+		return reg <= 1;	/* inc, dec */
 	}
 	return true;
 }

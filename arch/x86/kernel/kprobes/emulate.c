@@ -203,6 +203,15 @@ int kprobe_emul_prepare(struct kprobe *p, struct insn *insn)
 	memset(a, 0, sizeof(*a));
 	a->len = insn->length;
 
+	/*
+	 * VEX, EVEX and REX2 forms: the decoder's opcode byte is that of
+	 * another map, which the cases below would take for push, jcc, cli
+	 * and the like.  None of them transfers control or touches IF:
+	 * copy them.
+	 */
+	if (insn_is_avx(insn) || insn_is_rex2(insn))
+		return 0;
+
 	if (insn_emul_decode(insn, &a->regop)) {
 		a->kind = KX_REGOP;
 		return 0;

@@ -84,6 +84,8 @@
 #include <linux/stringify.h>
 #include <linux/vmalloc.h>
 #include <asm/asm.h>
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
 #include <asm/ibt.h>
 #include <asm/irqflags.h>
 #include <asm/nospec-branch.h>
@@ -388,6 +390,8 @@ KPI_STUB(bt, KPI_NO_SETUP, "btq %rcx, %rdx", "")
 KPI_STUB(movzb, KPI_NO_SETUP, "movzbl 0x9(%rsi), %eax", "")
 KPI_STUB(movzw, KPI_NO_SETUP, "movzwl %cx, %edx", "")
 KPI_STUB(movabs, KPI_NO_SETUP, "movabsq $0x1122334455667788, %rax", "")
+/* VEX: its opcode byte, 0x57, is "push %rdi" in the one-byte map. */
+KPI_STUB(vxorps, KPI_NO_SETUP, "vxorps %xmm0, %xmm0, %xmm0", "")
 KPI_STUB(long15, KPI_NO_SETUP,
 	 ".byte 0x66, 0x66, 0x2e\n	movq $0x5a5a5a5a, -0x12345(%rsi,%rdi,1)", "")
 KPI_STUB(long_rip, KPI_NO_SETUP,
@@ -616,6 +620,7 @@ enum kpi_flow {
  * which differs between the native and the later runs.
  */
 #define KPI_SP_ARITH	BIT(2)
+#define KPI_FPU		BIT(3)	/* an AVX instruction: kernel_fpu_begin() */
 
 struct kpi_kind {
 	const char *id;
@@ -750,6 +755,8 @@ static const struct kpi_kind kpi_kinds[] = {
 	KPI_KIND(movzw, KPI_COPY, "movzwl %cx,%edx", 3, KPI_NEXT, 0, 0, NULL),
 	KPI_KIND(movabs, KPI_COPY, "movabs $imm64,%rax", 10, KPI_NEXT, 0, 0,
 		 NULL),
+	KPI_KIND(vxorps, KPI_COPY, "vxorps %xmm0,%xmm0,%xmm0 (VEX)", 4,
+		 KPI_NEXT, 0, KPI_FPU, NULL),
 	KPI_KIND(long15, KPI_COPY,
 		 "data16 data16 cs movq $imm32,disp32(%rsi,%rdi,1)", 15,
 		 KPI_NEXT, 0, 0, kpi_long15_in),
@@ -842,7 +849,11 @@ static void kpi_go(const struct kpi_kind *k, const struct kpi_cpu *in,
 	memcpy(saved, buf, sizeof(saved));
 	*out = *in;
 	memcpy(buf, in->mem, sizeof(in->mem));
+	if (k->flags & KPI_FPU)
+		kernel_fpu_begin();
 	k->run(out);
+	if (k->flags & KPI_FPU)
+		kernel_fpu_end();
 	memcpy(out->mem, buf, sizeof(out->mem));
 	memcpy(buf, saved, sizeof(saved));
 }
@@ -1209,10 +1220,13 @@ KUNIT_ARRAY_PARAM(kpi_kinds, kpi_kinds, kpi_kind_desc);
 static void kpi_matches_native(struct kunit *test)
 {
 	const struct kpi_kind *k = test->param_value;
-	struct kpi_ctx *c = kpi_ctx_new(test, k);
+	struct kpi_ctx *c;
 	struct kpi_probe *p;
 	unsigned int run;
 
+	if ((k->flags & KPI_FPU) && !boot_cpu_has(X86_FEATURE_AVX))
+		kunit_skip(test, "%s: the CPU has no AVX", k->text);
+	c = kpi_ctx_new(test, k);
 	kpi_natives(test, k, c);
 	p = kpi_probe_at(test, c->in.at);
 	kpi_arm(test, k, p);

@@ -42,6 +42,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kgdb.h>
 #include <linux/kprobes.h>
+#include <linux/list_sort.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
@@ -50,6 +51,7 @@
 #include <linux/uaccess.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
+#include <asm/nospec-branch.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
 
@@ -163,8 +165,11 @@ __visible void kprobe_opt_hit(struct pt_regs *regs)
 		}
 		preempt_enable_notrace();
 	}
-	/* The way out pops the flags from the sp word (optjump_64.S). */
-	regs->sp = regs->flags;
+	/*
+	 * The way out pops the flags from the ss word (optjump_64.S): sp
+	 * stays right for an unwinder interrupting the way out.
+	 */
+	regs->ss = regs->flags;
 }
 NOKPROBE_SYMBOL(kprobe_opt_hit);
 
@@ -218,16 +223,47 @@ static bool lands_inside(struct insn *insn, unsigned long start,
 	return to > start && to < end;
 }
 
-/* Is an indirect jump, one that a jump table may feed, in the function? */
-static bool may_use_jump_table(struct insn *insn)
+/* Is @to one of the retpoline or ITS thunks that stand for "jmp *%reg"? */
+static bool is_indirect_thunk(unsigned long to)
 {
-	if (IS_ENABLED(CONFIG_MITIGATION_RETPOLINE) ||
-	    IS_ENABLED(CONFIG_X86_KERNEL_IBT))
-		return false;	/* both build without jump tables */
-	return insn->opcode.bytes[0] == 0xea ||
-	       (insn->opcode.bytes[0] == 0xff &&
-		(X86_MODRM_REG(insn->modrm.value) == 4 ||
-		 X86_MODRM_REG(insn->modrm.value) == 5));
+	unsigned long n = 16 * RETPOLINE_THUNK_SIZE;
+
+	unsigned long t;
+
+	if (IS_ENABLED(CONFIG_MITIGATION_RETPOLINE)) {
+		t = (unsigned long)__x86_indirect_thunk_array;
+		if (to >= t && to < t + n)
+			return true;
+	}
+	if (IS_ENABLED(CONFIG_MITIGATION_CALL_DEPTH_TRACKING)) {
+		t = (unsigned long)__x86_indirect_jump_thunk_array;
+		if (to >= t && to < t + n)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Could a jump whose target we cannot see land anywhere in the function:
+ * a jump through a register or memory (a jump table, a computed goto),
+ * or a jump to the thunk a retpoline build turns one into?  Builds with
+ * retpolines or IBT have no jump tables, but computed gotos remain.
+ */
+static bool jumps_anywhere(struct insn *insn)
+{
+	u8 op0 = insn->opcode.bytes[0];
+	unsigned long to;
+
+	if (op0 == 0xea)
+		return true;
+	if (op0 == 0xff)
+		return X86_MODRM_REG(insn->modrm.value) == 4 ||
+		       X86_MODRM_REG(insn->modrm.value) == 5;
+	if (op0 != 0xe9 && op0 != 0xeb && (op0 & 0xf0) != 0x70 &&
+	    !(op0 == 0x0f && (insn->opcode.bytes[1] & 0xf0) == 0x80))
+		return false;
+	to = (unsigned long)insn->next_byte + insn->immediate.value;
+	return is_indirect_thunk(to);
 }
 
 /* Walk the whole function of @addr: may @len bytes at @addr be covered? */
@@ -262,7 +298,7 @@ static bool can_optimize(unsigned long addr, unsigned long len)
 		/* Branch targets are computed from the real address. */
 		insn.kaddr = (void *)at;
 		insn.next_byte = (void *)(at + insn.length);
-		if (may_use_jump_table(&insn) ||
+		if (jumps_anywhere(&insn) ||
 		    lands_inside(&insn, addr, addr + len))
 			return false;
 	}
@@ -409,6 +445,15 @@ int arch_within_optimized_kprobe(struct optimized_kprobe *op,
 
 /* --- writing and taking out jumps --------------------------------------- */
 
+static int by_address(void *priv, const struct list_head *a,
+		      const struct list_head *b)
+{
+	kprobe_opcode_t *x = list_entry(a, struct optimized_kprobe, list)->kp.addr;
+	kprobe_opcode_t *y = list_entry(b, struct optimized_kprobe, list)->kp.addr;
+
+	return x < y ? -1 : x > y;
+}
+
 /**
  * arch_optimize_kprobes() - write the jumps of a batch
  * @oplist: aggregates whose int3 is armed and whose covered instructions
@@ -424,6 +469,8 @@ void arch_optimize_kprobes(struct list_head *oplist)
 	struct optimized_kprobe *op, *tmp;
 	u8 jmp[JMP32_INSN_SIZE];
 
+	/* text_poke_queue() flushes on every address lower than the last. */
+	list_sort(NULL, oplist, by_address);
 	list_for_each_entry_safe(op, tmp, oplist, list) {
 		u8 *addr = (u8 *)op->kp.addr;
 

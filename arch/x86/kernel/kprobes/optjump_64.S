@@ -10,9 +10,9 @@
  * and jumps back.  Interrupts stay as the probed code had them.
  *
  * kprobe_opt_hit() fills in regs->ip and regs->sp for the handlers, and
- * on its way out leaves the flags to return with in the regs->sp word, so
- * that the way out is: skip orig_ax, ip, cs and flags, popfq (the sp
- * word), skip ss, return.
+ * on its way out leaves the flags to return with in the regs->ss word, so
+ * that the way out is: skip orig_ax, ip, cs, flags and sp, popfq (the ss
+ * word), return.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -70,10 +70,9 @@ SYM_CODE_START(kprobe_opt_entry)
 	popq	%rdx
 	popq	%rsi
 	popq	%rdi
-	leaq	4*8(%rsp), %rsp		/* orig_ax, ip, cs, flags */
+	leaq	5*8(%rsp), %rsp		/* orig_ax, ip, cs, flags, sp */
 	UNWIND_HINT_UNDEFINED
-	popfq				/* from the sp word */
-	leaq	8(%rsp), %rsp		/* ss */
+	popfq				/* from the ss word */
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kprobe_opt_entry)
