@@ -24,13 +24,14 @@
  *  - text_mutex is held for the whole update (the core's rule), and every
  *    writer of kernel text takes it; bytes between the sites of a span are
  *    not written.
- *  - fb_live points at the batch from before its first int3 is written
- *    (ftrace_arch_batch_begin()) until after the sync that follows its
- *    last first-byte write.  The handler only reads the batch (and sets
- *    ->arch.trapped).  After fb_live is cleared, one more text_poke_sync()
- *    returns only when every CPU has left any handler that could still
- *    have read it (handlers run with interrupts off); only then does
- *    ftrace_arch_batch_end() return and the core may free the batch.
+ *  - ftrace_batch_live points at the batch from before its first int3 is
+ *    written (ftrace_arch_batch_begin()) until after the sync that follows
+ *    its last first-byte write.  The handler only reads the batch (and
+ *    sets ->arch.trapped).  After ftrace_batch_live is cleared, one more
+ *    text_poke_sync() returns only when every CPU has left any handler
+ *    that could still have read it (handlers run with interrupts off);
+ *    only then does ftrace_arch_batch_end() return and the core may free
+ *    the batch.
  *  - Our int3 is never put on a site that runs between the trap and our
  *    handler (the fb_trap_path functions): a trap there would trap again
  *    before we could handle it.  ftrace_arch_batch_plan() sets those sites
@@ -69,9 +70,10 @@
 #define FB_RANGES_MAX		192
 
 /* The batch whose int3s may be in the text; see the invariants. */
-static struct ftrace_batch *fb_live;
+/* Read without a call by ftrace_batch_int3() in <asm/text-patching.h>. */
+struct ftrace_batch *ftrace_batch_live;
 
-/* The patching task hit an int3 of fb_live (cleared when it is published). */
+/* The patching task hit an int3 of the live batch (cleared on publishing). */
 static bool fb_any_trapped;
 
 /* Set once the function ranges are known. */
@@ -140,22 +142,23 @@ static __always_inline void fb_emulate(struct pt_regs *regs,
 }
 
 /**
- * ftrace_batch_int3 - handle an int3 of the call-site batch being written
+ * __ftrace_batch_int3 - handle an int3 of the call-site batch being written
  * @regs: the trap's registers, kernel mode
  *
- * Called by do_int3() before anything else.  If the int3 is one the live
+ * Called by do_int3() before anything else, through ftrace_batch_int3(),
+ * which calls only while a batch is live.  If the int3 is one the live
  * batch wrote on a call site, emulates the site's new instruction.
  *
  * Context: the int3 trap, interrupts off, maybe inside an NMI: no locks,
  * nothing traceable, only reads of the published batch.
  * Return: true if the int3 was ours and is handled.
  */
-bool notrace ftrace_batch_int3(struct pt_regs *regs)
+bool notrace __ftrace_batch_int3(struct pt_regs *regs)
 {
 	struct ftrace_batch *b;
 	struct ftrace_batch_site *s;
 
-	b = READ_ONCE(fb_live);
+	b = READ_ONCE(ftrace_batch_live);
 	if (!b)
 		return false;
 	s = ftrace_batch_find(b, regs->ip - INT3_INSN_SIZE);
@@ -170,7 +173,7 @@ bool notrace ftrace_batch_int3(struct pt_regs *regs)
 	return true;
 }
 
-NOKPROBE_SYMBOL(ftrace_batch_int3);
+NOKPROBE_SYMBOL(__ftrace_batch_int3);
 
 /* ---- setup --------------------------------------------------------------- */
 
@@ -463,7 +466,7 @@ void ftrace_arch_batch_begin(struct ftrace_batch *b)
 {
 	WRITE_ONCE(fb_any_trapped, false);
 	/* The batch is complete before any CPU can trap on it. */
-	smp_store_release(&fb_live, b);
+	smp_store_release(&ftrace_batch_live, b);
 }
 
 static void fb_learn(unsigned long ip)
@@ -486,7 +489,7 @@ void ftrace_arch_batch_end(struct ftrace_batch *b)
 	unsigned int i;
 
 	/* No CPU traps on our sites any more; wait out those reading @b. */
-	WRITE_ONCE(fb_live, NULL);
+	WRITE_ONCE(ftrace_batch_live, NULL);
 	text_poke_sync();
 
 	/* Learn only if the handler caught the patching task (this one). */
