@@ -11,6 +11,8 @@
 #include <asm/asm.h>
 #include <asm/frame.h>
 #include <asm/insn.h>
+#include <asm/insn-emul.h>
+#include <asm/kprobes.h>
 
 struct kprobe;
 struct pt_regs;
@@ -72,6 +74,26 @@ int kprobe_decode_probed(struct kprobe *p, struct insn *insn, u8 *buf);
 /* emulate.c */
 int kprobe_emul_prepare(struct kprobe *p, struct insn *insn);
 void kprobe_emul_run(struct kprobe *p, struct pt_regs *regs);
+
+/*
+ * The hit's way to kprobe_emul_run(): a mov between two registers, the
+ * most common instruction in a function's body, without the call.
+ */
+static __always_inline void kprobe_emulate(struct kprobe *p,
+					   struct pt_regs *regs)
+{
+	const struct insn_emul *op = &p->ainsn.regop;
+	unsigned long *gpr = (unsigned long *)regs;
+	unsigned long val;
+
+	if (p->ainsn.kind == KX_REGOP && op->kind == INSN_EMUL_MOV) {
+		val = gpr[op->src];
+		gpr[op->dst] = op->wide ? val : (u32)val;
+		regs->ip = (unsigned long)p->addr + op->len;
+		return;
+	}
+	kprobe_emul_run(p, regs);
+}
 
 /* copy_64.S: where every copy jumps after its instruction. */
 extern const u8 kprobe_copy_return[];

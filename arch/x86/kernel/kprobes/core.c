@@ -309,7 +309,7 @@ static __always_inline void run_displaced(struct kprobe *p,
 	    setup_detour_execution(p, regs, 0))
 		return;
 	if (p->ainsn.kind != KX_COPY) {
-		kprobe_emul_run(p, regs);
+		kprobe_emulate(p, regs);
 		finish_hit(p, regs, kcb);
 		return;
 	}
@@ -326,7 +326,7 @@ static int nested_hit(struct kprobe *p, struct pt_regs *regs,
 	if (setup_detour_execution(p, regs, 1))
 		return 1;
 	if (p->ainsn.kind != KX_COPY) {
-		kprobe_emul_run(p, regs);
+		kprobe_emulate(p, regs);
 		return 1;
 	}
 	if (kcb->kprobe_status == KPROBE_REENTER) {

@@ -297,12 +297,6 @@ void kprobe_emul_run(struct kprobe *p, struct pt_regs *regs)
 
 	switch (a->kind) {
 	case KX_REGOP:
-		/* The common mov between registers without a call. */
-		if (a->regop.kind == INSN_EMUL_MOV) {
-			val = *gpr(regs, a->regop.src);
-			*gpr(regs, a->regop.dst) = a->regop.wide ? val : (u32)val;
-			break;
-		}
 		regs->ip = (unsigned long)p->addr;
 		insn_emul_apply(&a->regop, regs);
 		return;
