@@ -70,6 +70,7 @@ int __copy_instruction(u8 *dest, u8 *src, u8 *real, struct insn *insn);
 void synthesize_reljump(void *dest, void *from, void *to);
 void synthesize_relcall(void *dest, void *from, void *to);
 int kprobe_decode_probed(struct kprobe *p, struct insn *insn, u8 *buf);
+bool kprobe_decode_text(struct insn *insn, unsigned long at);
 
 /* emulate.c */
 int kprobe_emul_prepare(struct kprobe *p, struct insn *insn);

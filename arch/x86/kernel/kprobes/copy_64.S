@@ -23,6 +23,8 @@
 #include <asm/smap.h>
 #include <asm/unwind_hints.h>
 
+#include "pt_regs_asm.h"
+
 	.code64
 	.section .text, "ax"
 
@@ -40,39 +42,11 @@ SYM_CODE_START(kprobe_copy_return)
 	pushq	$__KERNEL_CS		/* cs */
 	pushq	$0			/* ip: likewise */
 	pushq	$-1			/* orig_ax */
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	KPROBE_PUSH_GPRS
 	UNWIND_HINT_REGS
 	movq	%rsp, %rdi
 	call	kprobe_copy_done
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	KPROBE_POP_GPRS
 	/* orig_ax, ip, cs, flags, sp, ss */
 	leaq	6*8(%rsp), %rsp
 	UNWIND_HINT_UNDEFINED

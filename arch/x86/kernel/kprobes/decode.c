@@ -116,34 +116,48 @@ unsigned long recover_probed_instruction(kprobe_opcode_t *buf,
 	return (unsigned long)buf;
 }
 
-static bool decode_at(struct insn *insn, unsigned long addr,
-		      kprobe_opcode_t *buf)
+/**
+ * kprobe_decode_text() - decode the original instruction at an address
+ * @insn: receives it, with kaddr and next_byte those of the real address
+ *	(so branch targets come out right)
+ * @at: an instruction boundary in kernel or module text
+ *
+ * For walks over a function (the boundary check here, the optimizer's
+ * jump check): the instruction as it was before any probe, refused when
+ * the text cannot be read or decoded or a kgdb breakpoint hides it.
+ *
+ * Context: kprobe_mutex held.
+ *
+ * Return: true when @insn holds the instruction.
+ */
+bool kprobe_decode_text(struct insn *insn, unsigned long at)
 {
-	unsigned long at = recover_probed_instruction(buf, addr);
+	kprobe_opcode_t buf[MAX_INSN_SIZE];
+	unsigned long from = recover_probed_instruction(buf, at);
 
-	return at && insn_decode_kernel(insn, (void *)at) >= 0;
+	if (!from || insn_decode_kernel(insn, (void *)from) < 0)
+		return false;
+#ifdef CONFIG_KGDB
+	if (insn->opcode.bytes[0] == INT3_INSN_OPCODE && kgdb_has_hit_break(at))
+		return false;
+#endif
+	insn->kaddr = (void *)at;
+	insn->next_byte = (void *)(at + insn->length);
+	return true;
 }
 
 /* Does @addr start an instruction of the function it is in? */
 static bool on_insn_boundary(unsigned long addr)
 {
-	kprobe_opcode_t buf[MAX_INSN_SIZE];
 	unsigned long at, offset;
 	struct insn insn;
 
 	if (!kallsyms_lookup_size_offset(addr, NULL, &offset))
 		return false;
 
-	for (at = addr - offset; at < addr; at += insn.length) {
-		if (!decode_at(&insn, at, buf))
+	for (at = addr - offset; at < addr; at += insn.length)
+		if (!kprobe_decode_text(&insn, at))
 			return false;
-#ifdef CONFIG_KGDB
-		/* A kgdb breakpoint hides the instruction under it. */
-		if (insn.opcode.bytes[0] == INT3_INSN_OPCODE &&
-		    kgdb_has_hit_break(at))
-			return false;
-#endif
-	}
 	return at == addr;
 }
 

@@ -40,7 +40,6 @@
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
-#include <linux/kgdb.h>
 #include <linux/kprobes.h>
 #include <linux/list_sort.h>
 #include <linux/perf_event.h>
@@ -270,9 +269,7 @@ static bool jumps_anywhere(struct insn *insn)
 static bool can_optimize(unsigned long addr, unsigned long len)
 {
 	unsigned long size, offset, at, end;
-	kprobe_opcode_t buf[MAX_INSN_SIZE];
 	struct insn insn;
-	unsigned long from;
 
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
 		return false;
@@ -287,17 +284,8 @@ static bool can_optimize(unsigned long addr, unsigned long len)
 		/* Its fixup code may jump back anywhere in the function. */
 		if (search_exception_tables(at))
 			return false;
-		from = recover_probed_instruction(buf, at);
-		if (!from || insn_decode_kernel(&insn, (void *)from) < 0)
+		if (!kprobe_decode_text(&insn, at))
 			return false;
-#ifdef CONFIG_KGDB
-		if (insn.opcode.bytes[0] == INT3_INSN_OPCODE &&
-		    kgdb_has_hit_break(at))
-			return false;
-#endif
-		/* Branch targets are computed from the real address. */
-		insn.kaddr = (void *)at;
-		insn.next_byte = (void *)(at + insn.length);
 		if (jumps_anywhere(&insn) ||
 		    lands_inside(&insn, addr, addr + len))
 			return false;
