@@ -1772,6 +1772,75 @@ static const struct kpc_ret_target kpc_ret_targets[] = {
 
 KUNIT_ARRAY_PARAM_DESC(kpc_ret_target, kpc_ret_targets, desc);
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/*
+ * A graph user's callbacks are untraced, as every in-tree one is: a traced
+ * return callback would hook its own return, whose return would call it
+ * again, without end.
+ */
+static int notrace kpc_graph_entry(struct ftrace_graph_ent *trace,
+				   struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	return 1;
+}
+
+static void notrace kpc_graph_return(struct ftrace_graph_ret *trace,
+				     struct fgraph_ops *gops,
+				     struct ftrace_regs *fregs)
+{
+}
+
+static struct fgraph_ops kpc_graph_all = {
+	.entryfunc	= kpc_graph_entry,
+	.retfunc	= kpc_graph_return,
+};
+
+static void kpc_graph_all_release(void *unused)
+{
+	unregister_ftrace_graph(&kpc_graph_all);
+}
+
+/*
+ * With a function graph user hooking the return of every traced function
+ * (the function_graph tracer with no filter), a kretprobe still sees each
+ * call and its return exactly, and so does a kprobe with a post_handler
+ * on the same entry (which keeps a breakpoint a breakpoint).  On the
+ * function graph backend a traced function between the probed entry and
+ * the kretprobe's push (6.12's do_int3(), do_el1_brk64()) would have its
+ * own return hooked below the push: the push is refused and every call
+ * counted in nmissed.
+ */
+static void kretprobe_exact_under_graph_on_all(struct kunit *test)
+{
+	const struct kpc_ret_target *t = test->param_value;
+	struct kpc_ret *kr = kpc_ret_new(test, t->sym, 8);
+	struct kpc_probe *kpc = kpc_new(test, 'g', t->sym, 0);
+	long x, want;
+
+	kpc_ret_register(test, kr);
+	kpc_register(test, kpc);
+	KUNIT_ASSERT_EQ(test, register_ftrace_graph(&kpc_graph_all), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_graph_all_release,
+							NULL), 0);
+	for (x = 1; x <= 16; x++) {
+		want = t->plain ? KPC_PLAIN(x) : KPC_TARGET(x);
+		KUNIT_EXPECT_EQ(test, t->plain ? kpc_fn(plain)(x) : kpc_fn(target)(x),
+				want);
+	}
+	kunit_release_action(test, kpc_graph_all_release, NULL);
+
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed + kr->rp.kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 16);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 16);
+	KUNIT_EXPECT_EQ(test, kr->seen[KPC_RET_SEEN - 1].arg, KPC_RET_SEEN);
+	KUNIT_EXPECT_EQ(test, kr->seen[KPC_RET_SEEN - 1].ret,
+			t->plain ? KPC_PLAIN(KPC_RET_SEEN) : KPC_TARGET(KPC_RET_SEEN));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), 16);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->post_hits), 16);
+	KUNIT_EXPECT_EQ(test, kpc->kp.nmissed, 0);
+}
+#endif
+
 /*
  * The entry data the entry_handler writes is what the return handler of
  * that call reads, beside the call's return value, in the same task; a
@@ -2007,6 +2076,9 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(kretprobe_refused_on_shadow_stack_paths),
 #endif
 	KUNIT_CASE_PARAM(kretprobe_entry_data_reaches_return, kpc_ret_target_gen_params),
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	KUNIT_CASE_PARAM(kretprobe_exact_under_graph_on_all, kpc_ret_target_gen_params),
+#endif
 	KUNIT_CASE_PARAM(kretprobe_recursion_keeps_each_entry, kpc_depth_gen_params),
 	KUNIT_CASE(kretprobe_entry_survives_sleep),
 	KUNIT_CASE(kretprobe_array_names_one_twice),
