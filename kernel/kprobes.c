@@ -26,7 +26,11 @@
  * blacklist, module), then puts them all in under one kprobe_mutex hold
  * as one batch of kprobes_arm.c (a single probe is a batch of one);
  * unregister_kprobes() takes them out the same way.  A batch that fails
- * is undone before kprobe_mutex is dropped.
+ * is undone before kprobe_mutex is dropped.  enable_kprobes() and
+ * disable_kprobes() switch an array of registered probes on or off in
+ * one batch, probe by probe as enable_kprobe() and disable_kprobe() do
+ * (which stay single calls), and put back what a failing batch switched
+ * on (or could not switch off) under kprobe_mutex too.
  *
  * Removal guarantee: unregister_kprobe(s)() takes the probes out of the
  * table and the aggregates under kprobe_mutex, disarming what needs it
@@ -49,7 +53,9 @@
 #include <linux/slab.h>
 
 #include <asm/sections.h>
+#include <kunit/visibility.h>
 
+#include "kprobes_array.h"
 #include "kprobes_core.h"
 
 /**
@@ -400,7 +406,7 @@ static void unregister_locked(struct kprobe **kps, int num)
 	struct kprobe_batch b;
 	int i;
 
-	kprobe_batch_start(&b, num, false);
+	kprobe_batch_start(&b, num, KPROBE_BATCH_REMOVE);
 	for (i = 0; i < num; i++) {
 		if (kprobe_unregister_begin(kps[i], &b) < 0)
 			kps[i]->addr = NULL;
@@ -429,7 +435,7 @@ static int register_batch(struct kprobe **kps, int num, struct module **mods)
 	int in, ret = 0;
 
 	mutex_lock(&kprobe_mutex);
-	kprobe_batch_start(&b, num, true);
+	kprobe_batch_start(&b, num, KPROBE_BATCH_ARM);
 	for (in = 0; in < num; in++) {
 		ret = register_locked(kps[in], mods[in], &b);
 		if (ret)
@@ -588,6 +594,109 @@ int disable_kprobe(struct kprobe *kp)
 }
 EXPORT_SYMBOL_GPL(disable_kprobe);
 
+/* Is @p's top probe an armed call site? */
+static bool site_armed(struct kprobe *p)
+{
+	struct kprobe *ap = registered_top(p);
+
+	return ap && kprobe_ftrace(ap) && !kprobe_disabled(ap) &&
+	       !kprobes_all_disarmed;
+}
+
+/**
+ * disable_kprobes - disable several probes in one batch
+ * @kps: the probes, each as disable_kprobe() takes it (a kretprobe's kp
+ *	for a return probe)
+ * @num: how many
+ *
+ * Does for each probe, in array order, what disable_kprobe() does, under
+ * one hold of kprobe_mutex and of the text locks: a breakpoint is taken
+ * out at once, and each call-site ftrace_ops' filter changes once for all
+ * the call sites whose last enabled probe this call disabled.  Until that
+ * change their top probes are DISABLED, so a hit there runs nothing.
+ *
+ * Like disable_kprobe(), it does not wait for handlers that are already
+ * running beyond what ftrace's update of the call sites waits for: the
+ * caller that frees what they use waits itself.
+ *
+ * On failure every probe is either disabled or exactly as it was: a probe
+ * that is not registered is left alone, and a call site that cannot leave
+ * its filter (warned about) stays armed, its top probe enabled again and
+ * so is the probe whose disabling emptied it, as disable_kprobe() leaves
+ * it; hits between the two steps are not run.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @num <= 0, or the first error met: -EINVAL for a
+ * probe not registered, else a disarm error of the final filter change.
+ */
+int disable_kprobes(struct kprobe **kps, int num)
+{
+	struct kprobe_batch b;
+	struct kprobe *ap, *kp;
+	int i, err, ret = 0;
+	bool armed;
+
+	if (num <= 0)
+		return -EINVAL;
+
+	guard(mutex)(&kprobe_mutex);
+	kprobe_batch_start(&b, num, KPROBE_BATCH_DISABLE);
+	for (i = 0; i < num; i++) {
+		kp = kps[i];
+		armed = site_armed(kp);
+		ap = disable_locked(kp, &b);
+		if (IS_ERR(ap)) {
+			if (!ret)
+				ret = PTR_ERR(ap);
+			continue;
+		}
+		/* @kp was the last one on: its site is queued. */
+		if (armed && kprobe_disabled(ap))
+			kp->flags |= KPROBE_FLAG_DISARM_QUEUED;
+	}
+	err = kprobe_batch_commit(&b);
+
+	/* A site that stayed armed has its top enabled: @kp goes back on. */
+	for (i = 0; i < num; i++) {
+		kp = kps[i];
+		if (!(kp->flags & KPROBE_FLAG_DISARM_QUEUED))
+			continue;
+		kp->flags &= ~KPROBE_FLAG_DISARM_QUEUED;
+		ap = registered_top(kp);
+		if (ap && !kprobe_disabled(ap))
+			kp->flags &= ~KPROBE_FLAG_DISABLED;
+	}
+	return ret ?: err;
+}
+
+/*
+ * Enable @kp; arm its top probe if it was DISABLED, in the arming batch
+ * @b if there is one (a call site is then armed when @b commits).
+ */
+static int enable_locked(struct kprobe *kp, struct kprobe_batch *b)
+{
+	struct kprobe *ap = registered_top(kp);
+	bool was_off;
+	int ret;
+
+	if (!ap || kprobe_gone(kp))
+		return -EINVAL;
+
+	was_off = kprobe_disabled(ap);
+	kp->flags &= ~KPROBE_FLAG_DISABLED;
+	ap->flags &= ~KPROBE_FLAG_DISABLED;
+	if (!was_off || kprobes_all_disarmed)
+		return 0;
+
+	ret = b ? kprobe_batch_arm(b, ap) : kprobe_arm(ap);
+	if (ret) {
+		/* As it was: @kp alone, or the aggregate's only enabled child. */
+		kp->flags |= KPROBE_FLAG_DISABLED;
+		ap->flags |= KPROBE_FLAG_DISABLED;
+	}
+	return ret;
+}
+
 /**
  * enable_kprobe - let a disabled probe's handlers run again
  * @kp: a registered probe
@@ -601,30 +710,89 @@ EXPORT_SYMBOL_GPL(disable_kprobe);
  */
 int enable_kprobe(struct kprobe *kp)
 {
-	struct kprobe *ap;
-	bool was_off;
-	int ret;
-
 	guard(mutex)(&kprobe_mutex);
-	ap = registered_top(kp);
-	if (!ap || kprobe_gone(kp))
-		return -EINVAL;
-
-	was_off = kprobe_disabled(ap);
-	kp->flags &= ~KPROBE_FLAG_DISABLED;
-	ap->flags &= ~KPROBE_FLAG_DISABLED;
-	if (!was_off || kprobes_all_disarmed)
-		return 0;
-
-	ret = kprobe_arm(ap);
-	if (ret) {
-		/* As it was: @kp alone, or the aggregate's only enabled child. */
-		kp->flags |= KPROBE_FLAG_DISABLED;
-		ap->flags |= KPROBE_FLAG_DISABLED;
-	}
-	return ret;
+	return enable_locked(kp, NULL);
 }
 EXPORT_SYMBOL_GPL(enable_kprobe);
+
+/**
+ * enable_kprobes - enable several probes in one batch
+ * @kps: the probes, each as enable_kprobe() takes it (a kretprobe's kp
+ *	for a return probe, as enable_kretprobe() passes it)
+ * @num: how many
+ *
+ * Does for each probe, in array order, what enable_kprobe() does, under
+ * one hold of kprobe_mutex and of the text locks: a breakpoint is written
+ * at once, a call site is queued, and each call-site ftrace_ops' filter
+ * changes once for all the queued sites after the last probe.  Probes
+ * already enabled, several children of one aggregate, or one probe given
+ * twice are fine: only a top probe that was DISABLED is armed, once.
+ *
+ * On failure every probe is either enabled and armed (or only marked
+ * enabled while all probes are disarmed), or exactly as it was: a probe
+ * that is not registered or is gone is left alone, and one whose top
+ * probe could not be armed (its call-site ops' filter could not change,
+ * or call sites are dead) is DISABLED again, with its top probe, as
+ * enable_kprobe() leaves it.  Every other probe of the array is enabled
+ * all the same; the caller tells which ones failed by kprobe_disabled().
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @num <= 0, or the first error met: -EINVAL for a
+ * probe not registered or gone, else an arm error.  The probes are taken
+ * in array order and their call sites armed after the last one, so an
+ * error of the final filter change comes after those of the probes
+ * themselves.
+ */
+int enable_kprobes(struct kprobe **kps, int num)
+{
+	struct kprobe_batch b;
+	struct kprobe *ap;
+	int i, err, ret = 0;
+
+	if (num <= 0)
+		return -EINVAL;
+
+	guard(mutex)(&kprobe_mutex);
+	kprobe_batch_start(&b, num, KPROBE_BATCH_ARM);
+	for (i = 0; i < num; i++) {
+		err = enable_locked(kps[i], &b);
+		if (err && !ret)
+			ret = err;
+	}
+	err = kprobe_batch_commit(&b);
+	if (!ret && !err)
+		return 0;
+
+	/*
+	 * A top probe whose call site was not armed is DISABLED again, as
+	 * only this batch had enabled it: so are the probes it enabled under
+	 * it (each of them, not only the first, since all were DISABLED).
+	 */
+	for (i = 0; i < num; i++) {
+		ap = registered_top(kps[i]);
+		if (ap && kprobe_disabled(ap) && !kprobe_gone(kps[i]))
+			kps[i]->flags |= KPROBE_FLAG_DISABLED;
+	}
+	return ret ?: err;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * kprobes_site_changes - how many call-site filter changes were made
+ *
+ * Counts every change of a call-site ftrace_ops' filter since boot (each
+ * one an update of the call sites), for KUnit suites to tell how many a
+ * batch made.
+ *
+ * Context: any; read without kprobe_mutex.
+ * Return: the count.
+ */
+unsigned long kprobes_site_changes(void)
+{
+	return READ_ONCE(kprobe_site_changes);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobes_site_changes);
+#endif
 
 /* --- unregistration --- */
 

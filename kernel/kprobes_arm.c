@@ -19,15 +19,16 @@
  * indexed by it), so that it is disarmed from the same one whatever
  * happens to its handlers meanwhile.
  *
- * Batches (struct kprobe_batch, kprobes_arm.h) serve register_kprobes()
- * and unregister_kprobes(): each change of an ops' filter costs an
- * update of the call sites and a wait, so a batch collects the sites of
- * all its probes and changes each ops' filter once, with one
+ * Batches (struct kprobe_batch, kprobes_arm.h) serve register_kprobes(),
+ * unregister_kprobes() and the array forms of enabling and disabling
+ * (enable_kprobes(), disable_kprobes()): each change of an ops' filter
+ * costs an update of the call sites and a wait, so a batch collects the
+ * sites of all its probes and changes each ops' filter once, with one
  * ftrace_set_filter_ips(), registering the ops after its filter is set
  * or unregistering it before its last sites go.  Breakpoints are still
  * written one by one by the arch, but under one hold of the text locks
- * for the whole batch.  The single-probe calls are kept for enabling,
- * disabling and the global switch.
+ * for the whole batch.  The single-probe calls are kept for
+ * enable_kprobe(), disable_kprobe() and the global switch.
  *
  * Rules: everything here runs under kprobe_mutex.  A probe's DISABLED
  * flag is the caller's business; kprobes_all_disarmed is this layer's.
@@ -44,11 +45,25 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <kunit/visibility.h>
 
 #include "kprobes_arm.h"
 
 /* The queue a batch falls back to when one for all its probes fails. */
 #define KPROBE_BATCH_FALLBACK	256
+
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long kprobe_site_changes;
+
+static inline void count_site_change(void)
+{
+	WRITE_ONCE(kprobe_site_changes, kprobe_site_changes + 1);
+}
+#else
+static inline void count_site_change(void)
+{
+}
+#endif
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
 
@@ -98,6 +113,7 @@ static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
 
 	if (n > 1)
 		sort(ips, n, sizeof(*ips), cmp_site, NULL);
+	count_site_change();
 	ret = ftrace_set_filter_ips(ops, ips, n, 0, 0);
 	if (ret < 0)
 		return ret;
@@ -114,30 +130,36 @@ static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
 }
 
 /*
- * Take @n filtered call sites out of an ops, unregistering it first when
- * they are its last ones, so that its filter never goes empty while it
- * is registered.  The count drops only for sites that left the filter:
- * one that cannot leave stays counted and armed (and is warned about).
+ * Take the *@nr filtered call sites at @ips out of an ops, unregistering
+ * it first when they are its last ones, so that its filter never goes
+ * empty while it is registered.  The count drops only for sites that left
+ * the filter: one that cannot leave stays counted and armed (and is warned
+ * about).  On an error *@nr is set to how many stayed, moved to the front
+ * of @ips; on success to 0.
  */
-static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
+static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int *nr)
 {
 	struct ftrace_ops *ops = &kprobe_site_ops[ipmodify];
 	unsigned int *users = &kprobe_site_users[ipmodify];
-	unsigned int i, left = 0;
+	unsigned int i, n = *nr, left = 0;
 	int ret, err;
 
 	/* Dead ftrace calls nothing any more: that is disarmed enough. */
+	*nr = 0;
 	if (!n || unlikely(kprobe_ftrace_disabled))
 		return 0;
+	*nr = n;
 	if (WARN_ON_ONCE(*users < n))
 		return -EINVAL;
 
+	count_site_change();
 	if (*users == n) {
 		ret = unregister_ftrace_function(ops);
 		if (WARN(ret < 0, "kprobes: cannot unregister the call-site ops (%d)\n",
 			 ret))
 			return ret;
 		*users = 0;
+		*nr = 0;
 		/*
 		 * Unregistered, nothing calls it: empty its filter whole, so
 		 * that no address is left for its next registration.
@@ -151,6 +173,7 @@ static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
 	ret = ftrace_set_filter_ips(ops, ips, n, 1, 0);
 	if (!ret) {
 		*users -= n;
+		*nr = 0;
 		return 0;
 	}
 
@@ -167,6 +190,7 @@ static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
 		}
 	}
 	*users -= n - left;
+	*nr = left;
 	WARN_ONCE(left, "kprobes: cannot disarm %u call-site probe(s), the first at %pS (%d)\n",
 		  left, left ? (void *)ips[0] : NULL, ret);
 	return left ? ret : 0;
@@ -191,9 +215,10 @@ static int ftrace_disarm(struct kprobe *p)
 {
 	bool ipmodify = p->flags & KPROBE_FLAG_ARMED_IPMODIFY;
 	unsigned long ip = (unsigned long)p->addr;
+	unsigned int n = 1;
 	int ret;
 
-	ret = site_disarm(ipmodify, &ip, 1);
+	ret = site_disarm(ipmodify, &ip, &n);
 	if (!ret)
 		p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
 	return ret;
@@ -240,8 +265,9 @@ static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
 	return n ? -ENODEV : 0;
 }
 
-static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int n)
+static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int *nr)
 {
+	*nr = 0;
 	return 0;
 }
 
@@ -422,27 +448,64 @@ static int apply_arms(struct kprobe_batch *b)
 	return ret;
 }
 
-static void apply_disarms(struct kprobe_batch *b)
+/*
+ * The @n call sites at @ips of a disable batch stayed in the filter of
+ * the ops @ipmodify says: their top probes are armed still, so not
+ * DISABLED (only the batch's probes had made them be).
+ */
+static void keep_armed(unsigned long *ips, unsigned int n, bool ipmodify)
 {
-	site_disarm(false, b->ips, b->head);
-	site_disarm(true, b->ips + b->tail, b->room - b->tail);
+	struct kprobe *p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		p = get_kprobe((kprobe_opcode_t *)ips[i]);
+		if (WARN_ON_ONCE(!p))
+			continue;
+		p->flags &= ~KPROBE_FLAG_DISABLED;
+		if (ipmodify)
+			p->flags |= KPROBE_FLAG_ARMED_IPMODIFY;
+	}
+}
+
+/*
+ * Take the queued call sites out of each ops.  Only a disable batch
+ * fails: an unregister batch's probes are out of the table by now, and a
+ * site left behind runs nothing.
+ */
+static int apply_disarms(struct kprobe_batch *b)
+{
+	unsigned int plain = b->head, ipm = b->room - b->tail;
+	int ret, err;
+
+	ret = site_disarm(false, b->ips, &plain);
+	err = site_disarm(true, b->ips + b->tail, &ipm);
+	if (b->kind != KPROBE_BATCH_DISABLE)
+		return 0;
+	keep_armed(b->ips, plain, false);
+	keep_armed(b->ips + b->tail, ipm, true);
+	return ret ?: err;
 }
 
 /* Apply and empty the queue; the text locks are not held. */
 static int apply_queue(struct kprobe_batch *b)
 {
-	int ret = 0;
+	int ret;
 
-	if (b->arming)
+	if (b->kind == KPROBE_BATCH_ARM)
 		ret = apply_arms(b);
 	else
-		apply_disarms(b);
+		ret = apply_disarms(b);
 	b->head = 0;
 	b->tail = b->room;
 	return ret;
 }
 
-/* Queue @ip at the front or the back, applying a full queue first. */
+/*
+ * Queue @ip at the front or the back, applying a full queue first.  An
+ * arming batch fails then without queueing @ip; a disable batch keeps
+ * the error for commit and queues @ip all the same.
+ */
 static int queue_site(struct kprobe_batch *b, kprobe_opcode_t *addr, bool back)
 {
 	int ret;
@@ -451,8 +514,10 @@ static int queue_site(struct kprobe_batch *b, kprobe_opcode_t *addr, bool back)
 		text_unlock();
 		ret = apply_queue(b);
 		text_lock();
-		if (ret)
+		if (ret && b->kind == KPROBE_BATCH_ARM)
 			return ret;
+		if (!b->err)
+			b->err = ret;
 	}
 	if (back)
 		b->ips[--b->tail] = (unsigned long)addr;
@@ -462,10 +527,10 @@ static int queue_site(struct kprobe_batch *b, kprobe_opcode_t *addr, bool back)
 }
 
 /**
- * kprobe_batch_start - start a batch of registrations or unregistrations
+ * kprobe_batch_start - start a batch of (un)registrations, enables or disables
  * @b: the batch
  * @num: how many probes it will take (at most)
- * @arming: it registers (else it unregisters)
+ * @kind: it arms (registers or enables), unregisters, or disables
  *
  * Takes the text locks for the batch and holds back the optimizer's kicks
  * until it ends.  Never fails: without memory for its queue the batch
@@ -474,7 +539,8 @@ static int queue_site(struct kprobe_batch *b, kprobe_opcode_t *addr, bool back)
  * Context: kprobe_mutex held until kprobe_batch_commit() or
  * kprobe_batch_cancel().
  */
-void kprobe_batch_start(struct kprobe_batch *b, unsigned int num, bool arming)
+void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
+			enum kprobe_batch_kind kind)
 {
 	unsigned long *ips = NULL;
 
@@ -492,14 +558,15 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num, bool arming)
 	b->room = ips ? num : KPROBE_BATCH_INLINE;
 	b->head = 0;
 	b->tail = b->room;
-	b->arming = arming;
+	b->kind = kind;
+	b->err = 0;
 	kprobe_opt_hold_kicks();
 	text_lock();
 }
 
 /**
- * kprobe_batch_arm - arm a top probe in a register batch
- * @b: the batch
+ * kprobe_batch_arm - arm a top probe in an arming batch
+ * @b: the batch (register or enable)
  * @p: a top probe in the table, not armed
  *
  * A breakpoint is written now; a call site is queued.
@@ -545,7 +612,7 @@ int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap)
 }
 
 /**
- * kprobe_batch_disarm - disarm a top probe in an unregister batch
+ * kprobe_batch_disarm - disarm a top probe in an unregister or disable batch
  * @b: the batch
  * @p: a top probe, armed
  * @reopt: as for kprobe_disarm()
@@ -570,7 +637,7 @@ void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt)
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || kprobe_ftrace_dead())
 		return;
 	p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
-	/* Applying an unregister batch's queue does not fail. */
+	/* Queued whatever applying a full queue met (kept in @b->err). */
 	queue_site(b, p->addr, ipmodify);
 }
 
@@ -587,14 +654,18 @@ static void batch_end(struct kprobe_batch *b)
  * @b: the batch
  *
  * Drops the text locks, then changes each call-site ops' filter once for
- * the queued sites.  For a register batch that fails, the top probes of
+ * the queued sites.  For an arming batch that fails, the top probes of
  * an ops whose change failed are left DISABLED and not armed, those of
- * the other ops armed: the caller unregisters the batch's probes.  An
- * unregister batch does not fail (a filter that cannot change is warned
- * about and keeps sites whose probes are gone; hits there find nothing).
+ * the other ops armed: a register batch's caller unregisters the batch's
+ * probes, an enable batch's puts DISABLED back on the probes it enabled
+ * under them.  An unregister batch does not fail (a filter that cannot
+ * change is warned about and keeps sites whose probes are gone; hits
+ * there find nothing).  A disable batch's sites that cannot leave their
+ * filter stay armed, their top probes not DISABLED (and warned about).
  *
  * Context: kprobe_mutex held, the batch's text locks too (dropped).
- * Return: 0, or the first error of arming the call sites.
+ * Return: 0, or the first error of arming the call sites, or of
+ * disarming those of a disable batch.
  */
 int kprobe_batch_commit(struct kprobe_batch *b)
 {
@@ -603,7 +674,7 @@ int kprobe_batch_commit(struct kprobe_batch *b)
 	text_unlock();
 	ret = apply_queue(b);
 	batch_end(b);
-	return ret;
+	return b->err ?: ret;
 }
 
 /**
@@ -619,7 +690,7 @@ int kprobe_batch_commit(struct kprobe_batch *b)
 void kprobe_batch_cancel(struct kprobe_batch *b)
 {
 	text_unlock();
-	if (b->arming)
+	if (b->kind == KPROBE_BATCH_ARM)
 		settle_queued(b->ips, b->head, false, false);
 	b->head = 0;
 	b->tail = b->room;

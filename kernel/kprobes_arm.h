@@ -13,10 +13,18 @@
 /* Call sites a batch keeps without allocating (a batch of one needs one). */
 #define KPROBE_BATCH_INLINE	4
 
+/* What a batch does to its probes (see struct kprobe_batch). */
+enum kprobe_batch_kind {
+	KPROBE_BATCH_ARM,	/* register_kprobes(), enable_kprobes() */
+	KPROBE_BATCH_REMOVE,	/* unregister_kprobes() */
+	KPROBE_BATCH_DISABLE,	/* disable_kprobes() */
+};
+
 /*
- * A batch: the probes of one register_kprobes() or unregister_kprobes()
- * call, armed or disarmed under one hold of the text locks, their call
- * sites applied with one filter change per ftrace_ops.  Rules, all under
+ * A batch: the probes of one register_kprobes(), unregister_kprobes(),
+ * enable_kprobes() or disable_kprobes() call, armed or disarmed under one
+ * hold of the text locks, their call sites applied with one filter change
+ * per ftrace_ops.  Rules, all under
  * kprobe_mutex from kprobe_batch_start() to kprobe_batch_commit() or
  * kprobe_batch_cancel():
  *  - between start and commit the batch holds cpus_read_lock(),
@@ -33,24 +41,31 @@
  *    which move to the IPMODIFY ops after the arming;
  *  - an unregister batch queues the addresses to take out of each ops;
  *    the top probes may be freed as soon as the caller's grace period
- *    after commit has passed.
+ *    after commit has passed;
+ *  - a disable batch queues them the same way, its top probes staying in
+ *    the table, DISABLED; a site that cannot leave its ops' filter is
+ *    left armed and its top probe not DISABLED again (the caller puts
+ *    back the probe whose disable had emptied it), and the error is
+ *    returned by commit.
  *
- * @ips: the queue: register batches put arms at the front and moves at
- *	 the back; unregister batches put the plain ops' sites at the front
- *	 and the IPMODIFY ops' at the back
+ * @ips: the queue: arming batches put arms at the front and moves at the
+ *	 back; the others put the plain ops' sites at the front and the
+ *	 IPMODIFY ops' at the back
  * @room: entries in @ips
  * @head: entries used at the front
  * @tail: first entry used at the back (@room when none)
- * @arming: a register batch
+ * @kind: what the batch does
+ * @err: the first error of a disable batch's applied queues
  * @inline_ips: @ips of a small batch
  */
 struct kprobe_batch {
-	unsigned long	*ips;
-	unsigned int	room;
-	unsigned int	head;
-	unsigned int	tail;
-	bool		arming;
-	unsigned long	inline_ips[KPROBE_BATCH_INLINE];
+	unsigned long		*ips;
+	unsigned int		room;
+	unsigned int		head;
+	unsigned int		tail;
+	enum kprobe_batch_kind	kind;
+	int			err;
+	unsigned long		inline_ips[KPROBE_BATCH_INLINE];
 };
 
 int kprobe_arm(struct kprobe *p);
@@ -60,11 +75,20 @@ void kprobe_disarm_gone(struct kprobe *p);
 int kprobes_arm_all(void);
 int kprobes_disarm_all(void);
 
-void kprobe_batch_start(struct kprobe_batch *b, unsigned int num, bool arming);
+void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
+			enum kprobe_batch_kind kind);
 int kprobe_batch_arm(struct kprobe_batch *b, struct kprobe *p);
 int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap);
 void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt);
 int kprobe_batch_commit(struct kprobe_batch *b);
 void kprobe_batch_cancel(struct kprobe_batch *b);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * Changes of a call-site ops' filter (each one an update of the sites),
+ * under kprobe_mutex; KUnit reads it through kprobes_site_changes().
+ */
+extern unsigned long kprobe_site_changes;
+#endif
 
 #endif /* _KERNEL_KPROBES_ARM_H */

@@ -29,8 +29,10 @@
  * own, so that no header names a symbol of a layer above its own: this
  * one (hit and table, the base), kprobes_place.h (slots, blacklist,
  * addr), kprobes_opt.h, kprobes_arm.h, kprobes_core.h and
- * kretprobes_internal.h.  workbench/layers.list states the same order
- * and "make layers" checks it.
+ * kretprobes_internal.h; kprobes_array.h is what the core offers the
+ * kprobe event layer (enable_kprobes(), disable_kprobes()).
+ * workbench/layers.list states the same order and "make layers" checks
+ * it.
  *
  * Words used everywhere:
  *   probe      a struct kprobe a user registered;
@@ -53,12 +55,14 @@
  *    cpus_read_lock(), then jump_label_lock(), then text_mutex.  Call-site
  *    probes are armed through ftrace with kprobe_mutex alone (ftrace takes
  *    text_mutex itself).
- *  - register_kprobes() and unregister_kprobes() work in batches (struct
- *    kprobe_batch, kprobes_arm.c): under one kprobe_mutex hold, the text
- *    locks are taken once for the whole array, breakpoints are written as
- *    each probe goes in or out, and the call sites of the batch are
- *    queued; the locks are dropped and each call-site ops' filter then
- *    changes once, for all of them.  A single probe is a batch of one.
+ *  - register_kprobes(), unregister_kprobes(), enable_kprobes() and
+ *    disable_kprobes() work in batches (struct kprobe_batch,
+ *    kprobes_arm.c): under one kprobe_mutex hold, the text locks are
+ *    taken once for the whole array, breakpoints are written as each
+ *    probe goes in or out (or is switched on or off), and the call sites
+ *    of the batch are queued; the locks are dropped and each call-site
+ *    ops' filter then changes once, for all of them.  A single probe is a
+ *    batch of one, except for enable_kprobe() and disable_kprobe().
  *  - The breakpoint, call-site and jump handlers run with preemption off
  *    and take no lock: they read the table and an aggregate's children
  *    under RCU (any flavour: a preemption-disabled region counts).
@@ -105,6 +109,12 @@ struct module;
  * (kprobes_arm.c); only ever seen inside that batch's kprobe_mutex hold.
  */
 #define KPROBE_FLAG_ARM_QUEUED		BIT(28)
+/*
+ * A probe whose disabling in disable_kprobes() queued its top probe's
+ * call site to be disarmed; only ever seen inside that call's
+ * kprobe_mutex hold.
+ */
+#define KPROBE_FLAG_DISARM_QUEUED	BIT(27)
 
 /* --- table (kprobes_table.c) --- */
 

@@ -275,7 +275,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	}
 
 	scoped_guard(mutex, &kprobe_mutex) {
-		kprobe_batch_start(&b, num, false);
+		kprobe_batch_start(&b, num, KPROBE_BATCH_REMOVE);
 		for (i = 0; i < num; i++) {
 			rp = rps[i];
 			if (kprobe_unregister_begin(&rp->kp, &b) < 0)
