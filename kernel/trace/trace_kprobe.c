@@ -70,6 +70,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "../kprobes_array.h"
 #include "trace_kprobe.h"
 /* This front end gives the library a quick load: tprobe_load_hit(). */
 #define TPROBE_HAS_LOAD_HIT
@@ -520,20 +521,228 @@ static void tk_event_disarm(struct trace_probe *tp)
 }
 
 /*
+ * ---- Event batches: arming and disarming deferred to the batch's end ----
+ *
+ * One write to an "enable" file or to set_event switches many events as
+ * one event batch (trace_event_batch_begin() and _end(), event_mutex held
+ * throughout).  Inside a batch the first consumer of an event does not
+ * arm its probes, nor the last one disarm them: the probes are queued,
+ * and at the end of the batch (tk_batch_ops.end) enable_kprobes() and
+ * disable_kprobes() switch all the queued ones at once, so that their
+ * call sites cost one change of each call-site ops' filter, not one per
+ * event.  That end runs before the write returns: a write that returns
+ * has every event it enabled armed, and every event it disabled disarmed
+ * as disable_kprobe() leaves it (neither path waits for a handler that
+ * is running; the file links it reads are freed after a grace period).
+ *
+ * The queues hold trace_kprobes by ->pending (empty when not queued) and
+ * are guarded by event_mutex, so outside a batch nothing is queued.  Until
+ * the end a disabled event's probes stay armed (their hits count in
+ * kprobe_profile but write nothing: its flags are cleared at once) and an
+ * enabled event's probes stay disarmed.  The queued state is settled,
+ * i.e. the queues applied, or a probe's entry dropped, before anything
+ * that needs a probe's real state:
+ *  - an event switched back within the batch drops its probes' queued
+ *    change instead (it has not happened yet: nothing to undo);
+ *  - a probe unregistered (removed, freed, or its module coming again)
+ *    leaves its queue first; removing all kprobe events settles first;
+ *  - perf's register and unregister, and any enable or disable outside a
+ *    batch, settle first.
+ *
+ * Where a deferred arm differs from the single path: when a probe cannot
+ * be armed at the end, the reg callback has long returned 0 and the event
+ * core has marked the file enabled.  The event is then undone as the
+ * event core would have undone it: each of its files is disabled through
+ * trace_event_enable_disable() (which disarms the probes that were armed),
+ * and an error_log entry names the event.  The write itself still
+ * returns success, where the single path would have returned the error.
+ */
+static LIST_HEAD(tk_arm_queue);
+static LIST_HEAD(tk_disarm_queue);
+
+static const char *tk_batch_errs[] = {
+	"Could not arm the event's probes at the end of the batch; event disabled",
+};
+
+/*
+ * Queue the event's probes to be armed (@arm) or disarmed at the end of
+ * the batch; a probe whose opposite change is still queued drops it.
+ */
+static void tk_event_defer(struct trace_probe *tp, bool arm)
+{
+	struct list_head *queue = arm ? &tk_arm_queue : &tk_disarm_queue;
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, trace_probe_probe_list(tp), tp.list) {
+		if (!list_empty(&tk->pending)) {
+			WARN_ON_ONCE(tk->pending_arm == arm);
+			list_del_init(&tk->pending);
+			continue;
+		}
+		if (!tk->registered || (arm && kprobe_gone(&tk->rp.kp)))
+			continue;
+		tk->pending_arm = arm;
+		list_add_tail(&tk->pending, queue);
+	}
+}
+
+/*
+ * Undo the enable of the event of @tk, whose probes could not all be
+ * armed at the end of a batch: disable it in each of its trace instances
+ * as the event core does (its last consumer disarms the probes that were
+ * armed).  A file in soft mode keeps the event, as the event core leaves
+ * it (only its last soft user disables it); its probes are disarmed all
+ * the same, so it records nothing until it is disabled and enabled again.
+ */
+static void tk_event_arm_failed(struct trace_kprobe *tk)
+{
+	struct trace_probe *tp = &tk->tp;
+	struct event_file_link *link, *next;
+	char name[MAX_EVENT_NAME_LEN * 2 + 2];
+
+	snprintf(name, sizeof(name), "%s/%s", trace_probe_group_name(tp),
+		 trace_probe_name(tp));
+	list_for_each_entry_safe(link, next, &tp->event->files, list) {
+		tracing_log_err(link->file->tr, "trace_kprobe", name,
+				tk_batch_errs, 0, 0);
+		trace_event_enable_disable(link->file, 0, 0);
+	}
+	tk_event_disarm(tp);
+}
+
+/*
+ * Switch the probes on @queue (taken off the shared queue) with one array
+ * call, or one by one without the memory for the array.
+ */
+static void tk_apply_queue(struct list_head *queue, bool arm)
+{
+	struct trace_kprobe *tk, *next, *failed = NULL;
+	struct kprobe **kps;
+	unsigned int n = 0;
+
+	list_for_each_entry_safe(tk, next, queue, pending) {
+		/* Gone since it was queued (its module went): nothing to do. */
+		if (arm && kprobe_gone(&tk->rp.kp))
+			list_del_init(&tk->pending);
+		else
+			n++;
+	}
+	if (!n)
+		return;
+
+	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL_ACCOUNT);
+	if (kps) {
+		/* A kretprobe is switched by its kp, as enable_kretprobe() is. */
+		n = 0;
+		list_for_each_entry(tk, queue, pending)
+			kps[n++] = &tk->rp.kp;
+		if (arm)
+			enable_kprobes(kps, n);
+		else
+			disable_kprobes(kps, n);
+		kvfree(kps);
+	} else {
+		list_for_each_entry(tk, queue, pending) {
+			if (arm)
+				tk_arm(tk);
+			else
+				tk_disarm(tk);
+		}
+	}
+
+	/*
+	 * A probe left disabled was not armed.  The probes of an event were
+	 * queued together, so each failed event is undone once.
+	 */
+	list_for_each_entry_safe(tk, next, queue, pending) {
+		list_del_init(&tk->pending);
+		if (!arm || !kprobe_disabled(&tk->rp.kp) ||
+		    kprobe_gone(&tk->rp.kp))
+			continue;
+		if (failed && failed->tp.event == tk->tp.event)
+			continue;
+		failed = tk;
+		tk_event_arm_failed(tk);
+	}
+}
+
+/**
+ * tk_settle - apply what event batches have queued
+ *
+ * Disarms the probes of the events disabled, then arms those of the
+ * events enabled, each set with one call into the kprobes core.  Does
+ * nothing when nothing is queued.
+ *
+ * Context: event_mutex held; may sleep.
+ */
+void tk_settle(void)
+{
+	LIST_HEAD(disarm);
+	LIST_HEAD(arm);
+
+	lockdep_assert_held(&event_mutex);
+	if (list_empty(&tk_arm_queue) && list_empty(&tk_disarm_queue))
+		return;
+	/* Off the shared queues first: undoing a failed event may settle. */
+	list_splice_init(&tk_disarm_queue, &disarm);
+	list_splice_init(&tk_arm_queue, &arm);
+	tk_apply_queue(&disarm, false);
+	tk_apply_queue(&arm, true);
+}
+
+/**
+ * tk_forget - take a probe off its event batch's queue
+ * @tk: a probe about to be unregistered
+ *
+ * Context: event_mutex held if @tk may be queued (a local probe of perf's
+ * never is).
+ */
+void tk_forget(struct trace_kprobe *tk)
+{
+	if (!list_empty(&tk->pending))
+		list_del_init(&tk->pending);
+}
+
+static void tk_batch_end(void)
+{
+	tk_settle();
+}
+
+static struct trace_event_batch_ops tk_batch_ops = {
+	.end	= tk_batch_end,
+};
+
+/**
+ * tk_batch_init - have the event core call us at the end of event batches
+ *
+ * Context: once, from the layer's initcall.
+ */
+void tk_batch_init(void)
+{
+	trace_event_batch_register(&tk_batch_ops);
+}
+
+/* ---- Enable and disable ---- */
+
+/*
  * Start a consumer of the event: trace instance @file, or perf when @file
- * is NULL.  The first consumer arms every probe of the event; if one
- * cannot be armed, none stays armed and the consumer is not added.
+ * is NULL.  The first consumer arms every probe of the event (at the end
+ * of the batch, inside one); if one cannot be armed, none stays armed and
+ * the consumer is not added.
  */
 static int tk_event_enable(struct trace_event_call *call,
 			   struct trace_event_file *file)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	bool batching = trace_event_batching();
 	struct trace_kprobe *tk;
 	bool was_enabled;
 	int ret = 0;
 
 	if (!tp)
 		return -ENODEV;
+	if (!batching)
+		tk_settle();
 
 	was_enabled = trace_probe_is_enabled(tp);
 	if (file) {
@@ -545,6 +754,11 @@ static int tk_event_enable(struct trace_event_call *call,
 	}
 	if (was_enabled)
 		return 0;
+
+	if (batching) {
+		tk_event_defer(tp, true);
+		return 0;
+	}
 
 	list_for_each_entry(tk, trace_probe_probe_list(tp), tp.list) {
 		ret = tk_arm(tk);
@@ -562,14 +776,20 @@ static int tk_event_enable(struct trace_event_call *call,
 	return ret;
 }
 
-/* Stop a consumer; the last one disarms every probe of the event. */
+/*
+ * Stop a consumer; the last one disarms every probe of the event (at the
+ * end of the batch, inside one).
+ */
 static int tk_event_disable(struct trace_event_call *call,
 			    struct trace_event_file *file)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	bool batching = trace_event_batching();
 
 	if (!tp)
 		return -ENODEV;
+	if (!batching)
+		tk_settle();
 
 	if (file) {
 		if (!trace_probe_get_file_link(tp, file))
@@ -579,8 +799,12 @@ static int tk_event_disable(struct trace_event_call *call,
 	} else {
 		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
 	}
-	if (!trace_probe_is_enabled(tp))
-		tk_event_disarm(tp);
+	if (!trace_probe_is_enabled(tp)) {
+		if (batching)
+			tk_event_defer(tp, false);
+		else
+			tk_event_disarm(tp);
+	}
 
 	/*
 	 * The link is freed after a grace period (handlers may be walking
@@ -659,6 +883,7 @@ struct trace_kprobe *tk_alloc(const char *group, const char *event,
 		return ERR_PTR(ret);
 	}
 	dyn_event_init(&tk->devent, &trace_kprobe_ops);
+	INIT_LIST_HEAD(&tk->pending);
 
 	tk->nhit = alloc_percpu(unsigned long);
 	if (symbol)

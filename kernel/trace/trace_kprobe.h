@@ -50,13 +50,18 @@
  * probe and the entry kprobe of a return probe (whose @rp.handler is set).
  * @symbol is "[MOD:]SYM" as written (without +OFFS), NULL for a probe on
  * a raw address; @rp.kp.symbol_name points to it.  @registered tells
- * whether the kprobes core holds @rp (event_mutex).
+ * whether the kprobes core holds @rp (event_mutex).  @pending puts the
+ * probe on an event batch's queue, of probes to arm at the batch's end
+ * when @pending_arm is set, to disarm otherwise; it is empty when the
+ * probe is not queued (event_mutex; trace_kprobe.c).
  */
 struct trace_kprobe {
 	struct dyn_event	devent;		/* on dyn_event_list */
 	struct kretprobe	rp;
 	unsigned long __percpu	*nhit;		/* hits, armed or not */
 	char			*symbol;
+	struct list_head	pending;
+	bool			pending_arm;
 	bool			is_return;
 	bool			registered;
 	struct trace_probe	tp;		/* last: has args[] */
@@ -87,6 +92,9 @@ unsigned long tk_address(struct trace_kprobe *tk);
 void tk_format_site(struct trace_kprobe *tk, char *buf, size_t size);
 int tk_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 void tk_setup_call(struct trace_kprobe *tk);
+void tk_settle(void);
+void tk_forget(struct trace_kprobe *tk);
+void tk_batch_init(void);
 void tk_free(struct trace_kprobe *tk);
 struct trace_kprobe *tk_alloc(const char *group, const char *event,
 			      void *addr, const char *symbol,

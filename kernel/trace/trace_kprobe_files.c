@@ -9,7 +9,8 @@
  * dynevent API of include/linux/trace_events.h, and "kprobe_event="
  * defines events at boot and enables them.  The initcalls register the
  * dyn_event operations (core_initcall, so that other initcalls may define
- * kprobe events), the module notifier and the tracefs files.
+ * kprobe events), the hook at the end of event batches, the module
+ * notifier and the tracefs files.
  *
  * Locks: the dyn_event core calls show, match, is_busy and free with
  * event_mutex held and create with dyn_event_ops_mutex held; the listings
@@ -358,6 +359,8 @@ static void __init tk_boot_setup(void)
 	if (!tr)
 		return;
 	guard(mutex)(&event_mutex);
+	/* One batch: the call sites of all of them are armed at once. */
+	trace_event_batch_begin();
 	for_each_dyn_event(pos) {
 		tk = tk_of_dyn(pos);
 		if (!tk)
@@ -367,6 +370,7 @@ static void __init tk_boot_setup(void)
 		if (file)
 			trace_event_enable_disable(file, 1, 0);
 	}
+	trace_event_batch_end();
 }
 
 /* dyn_event ops early, so that other initcalls may define kprobe events */
@@ -376,6 +380,7 @@ static __init int tk_init_early(void)
 
 	if (ret)
 		return ret;
+	tk_batch_init();
 	return tk_watch_modules() ? -EINVAL : 0;
 }
 core_initcall(tk_init_early);

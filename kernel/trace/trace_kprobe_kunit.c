@@ -12,7 +12,9 @@
  *
  * The probed function is kprobe_trace_selftest_target(), which the kernel
  * builds with a function-entry call site along with the boot-time selftest
- * (FTRACE_STARTUP_TEST, which the suite's Kconfig entry requires).
+ * (FTRACE_STARTUP_TEST, which the suite's Kconfig entry requires).  The
+ * event batch case probes functions of its own instead (this object is
+ * built with call sites for them), several distinct ones at a time.
  * Every event a case defines is in the group "kunit" and is removed by
  * the case.  The caret of a refusal is written into the command as '^'
  * (as upstream's ftracetest writes it), and taken out before the command
@@ -29,6 +31,7 @@
 #include <linux/trace_events.h>
 #include <linux/unaligned.h>
 
+#include "../kprobes_array.h"
 #include "trace.h"
 #include "trace_kprobe.h"
 #include "trace_kprobe_selftest.h"
@@ -646,6 +649,196 @@ static void direct_record_is_the_general_one(struct kunit *test)
 	trace_array_destroy(tr);
 }
 
+/* ---- event batches: the probes of many events switched at once ---- */
+
+#define TKK_BATCH_GROUP		"kunit_batch"
+#define TKK_BATCH_N		8
+#define TKK_BATCH_RESULT(i, x)	((x) * 5 + (i))
+
+/*
+ * Distinct functions with a call site each, called only through
+ * tkk_batch_fns[], so that none is inlined, cloned or folded into another.
+ */
+#define TKK_BATCH_FN(i)						\
+	static noinline int tkk_batch_fn##i(int x)		\
+	{							\
+		return TKK_BATCH_RESULT(i, x);			\
+	}
+
+TKK_BATCH_FN(0)
+TKK_BATCH_FN(1)
+TKK_BATCH_FN(2)
+TKK_BATCH_FN(3)
+TKK_BATCH_FN(4)
+TKK_BATCH_FN(5)
+TKK_BATCH_FN(6)
+TKK_BATCH_FN(7)
+
+static int (*tkk_batch_fns[TKK_BATCH_N])(int x) = {
+	tkk_batch_fn0, tkk_batch_fn1, tkk_batch_fn2, tkk_batch_fn3,
+	tkk_batch_fn4, tkk_batch_fn5, tkk_batch_fn6, tkk_batch_fn7,
+};
+
+/* Batch target @i, to be called: tkk_batch_fn(i)(x). */
+#define tkk_batch_fn(i)		READ_ONCE(tkk_batch_fns[i])
+
+/* Call every batch target once with @x; each must return its own result. */
+static void tkk_batch_call(struct kunit *test, int x)
+{
+	int i;
+
+	for (i = 0; i < TKK_BATCH_N; i++)
+		KUNIT_EXPECT_EQ(test, tkk_batch_fn(i)(x), TKK_BATCH_RESULT(i, x));
+}
+
+/*
+ * kunit_batch/b@i's probe: its hits, and whether it is armed and on a
+ * call site; ULONG_MAX (and a failure) if there is no such event.
+ */
+static unsigned long tkk_batch_state(struct kunit *test, int i, bool *armed,
+				     bool *site)
+{
+	unsigned long hits = ULONG_MAX;
+	struct trace_kprobe *tk;
+	char event[8];
+
+	*armed = *site = false;
+	snprintf(event, sizeof(event), "b%d", i);
+	scoped_guard(mutex, &event_mutex) {
+		tk = tk_find(event, TKK_BATCH_GROUP);
+		if (tk) {
+			*armed = !kprobe_disabled(&tk->rp.kp);
+			*site = kprobe_ftrace(&tk->rp.kp);
+			hits = tk_hits(tk);
+		}
+	}
+	KUNIT_EXPECT_NE_MSG(test, hits, ULONG_MAX, "no event %s", event);
+	return hits;
+}
+
+/* Every batch event's probe has @hits hits and is armed as @armed says. */
+static void tkk_batch_expect(struct kunit *test, unsigned long hits,
+			     bool armed)
+{
+	bool on, site;
+	int i;
+
+	for (i = 0; i < TKK_BATCH_N; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, tkk_batch_state(test, i, &on, &site),
+				    hits, "b%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, on, armed, "b%d", i);
+	}
+}
+
+static void tkk_batch_cleanup(void *unused)
+{
+	char cmd[48];
+	int i;
+
+	trace_array_set_clr_event(top_trace_array(), TKK_BATCH_GROUP, NULL,
+				  false);
+	for (i = 0; i < TKK_BATCH_N; i++) {
+		snprintf(cmd, sizeof(cmd), "-:%s/b%d", TKK_BATCH_GROUP, i);
+		tk_events_run(cmd);
+	}
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(tkk_put_event_file, trace_put_event_file,
+			    struct trace_event_file *);
+
+/* Enable (@on) or disable @file alone, outside any batch. */
+static int tkk_batch_switch(struct trace_event_file *file, int on)
+{
+	guard(mutex)(&event_mutex);
+	return trace_event_enable_disable(file, on, 0);
+}
+
+/*
+ * Enabling a group's events through its "enable" file is one event
+ * batch: every probe is armed when the write returns, with one change of
+ * the call-site filter for all of them (one per event without the batch),
+ * and disabling them is one more; switching an event on and off within a
+ * batch leaves it as it was, with no change at all.
+ */
+static void batch_switches_call_sites_once(struct kunit *test)
+{
+	struct trace_array *tr = top_trace_array();
+	struct trace_event_file *file;
+	unsigned long changes, base;
+	bool sites = true, on, site;
+	char cmd[64];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tkk_batch_cleanup,
+							NULL), 0);
+	for (i = 0; i < TKK_BATCH_N; i++) {
+		snprintf(cmd, sizeof(cmd), "p:%s/b%d tkk_batch_fn%d",
+			 TKK_BATCH_GROUP, i, i);
+		KUNIT_ASSERT_EQ_MSG(test, tk_events_run(cmd), 0, "%s", cmd);
+		tkk_batch_state(test, i, &on, &site);
+		sites &= site;
+	}
+	/* Breakpoints (no call sites, or no kprobes on them) change none. */
+	changes = sites ? 1 : 0;
+	tkk_batch_expect(test, 0, false);
+
+	base = kprobes_site_changes();
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TKK_BATCH_GROUP,
+							NULL, true), 0);
+	KUNIT_EXPECT_EQ(test, kprobes_site_changes() - base, changes);
+	tkk_batch_expect(test, 0, true);
+	tkk_batch_call(test, 1);
+	tkk_batch_expect(test, 1, true);
+	tkk_batch_call(test, 2);
+	tkk_batch_expect(test, 2, true);
+
+	base = kprobes_site_changes();
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TKK_BATCH_GROUP,
+							NULL, false), 0);
+	KUNIT_EXPECT_EQ(test, kprobes_site_changes() - base, changes);
+	/* Disarmed when the write returns: no handler runs from here on. */
+	tkk_batch_expect(test, 2, false);
+	tkk_batch_call(test, 3);
+	tkk_batch_expect(test, 2, false);
+
+	file = trace_get_event_file(NULL, TKK_BATCH_GROUP, "b0");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tkk_put_event_file,
+							file), 0);
+
+	/* On, then off, in one batch: never armed. */
+	base = kprobes_site_changes();
+	scoped_guard(mutex, &event_mutex) {
+		trace_event_batch_begin();
+		KUNIT_EXPECT_EQ(test, trace_event_enable_disable(file, 1, 0), 0);
+		KUNIT_EXPECT_EQ(test, trace_event_enable_disable(file, 0, 0), 0);
+		trace_event_batch_end();
+	}
+	KUNIT_EXPECT_EQ(test, kprobes_site_changes() - base, 0UL);
+	tkk_batch_expect(test, 2, false);
+	tkk_batch_call(test, 4);
+	tkk_batch_expect(test, 2, false);
+
+	/* Off, then on, in one batch: armed throughout. */
+	KUNIT_ASSERT_EQ(test, tkk_batch_switch(file, 1), 0);
+	base = kprobes_site_changes();
+	scoped_guard(mutex, &event_mutex) {
+		trace_event_batch_begin();
+		KUNIT_EXPECT_EQ(test, trace_event_enable_disable(file, 0, 0), 0);
+		KUNIT_EXPECT_EQ(test, trace_event_enable_disable(file, 1, 0), 0);
+		trace_event_batch_end();
+	}
+	KUNIT_EXPECT_EQ(test, kprobes_site_changes() - base, 0UL);
+	KUNIT_EXPECT_EQ(test, tkk_batch_state(test, 0, &on, &site), 2UL);
+	KUNIT_EXPECT_TRUE(test, on);
+	KUNIT_EXPECT_EQ(test, tkk_batch_fn(0)(5), TKK_BATCH_RESULT(0, 5));
+	KUNIT_EXPECT_EQ(test, tkk_batch_state(test, 0, &on, &site), 3UL);
+	KUNIT_ASSERT_EQ(test, tkk_batch_switch(file, 0), 0);
+	KUNIT_EXPECT_EQ(test, tkk_batch_state(test, 0, &on, &site), 3UL);
+	KUNIT_EXPECT_FALSE(test, on);
+}
+
 static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed_canonically,
 			 tkk_listing_gen_params),
@@ -659,6 +852,7 @@ static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE(return_hits_counted_while_enabled),
 	KUNIT_CASE(quick_loads_store_what_the_interpreter_does),
 	KUNIT_CASE(direct_record_is_the_general_one),
+	KUNIT_CASE(batch_switches_call_sites_once),
 	{}
 };
 

@@ -230,9 +230,14 @@ int tk_register(struct trace_kprobe *tk)
 	return 0;
 }
 
-/* Take @tk back from the kprobes core; its handlers have all returned. */
+/*
+ * Take @tk back from the kprobes core; its handlers have all returned.
+ * A change an event batch queued for it is dropped: unregistering
+ * disarms it anyway.
+ */
 void tk_unregister(struct trace_kprobe *tk)
 {
+	tk_forget(tk);
 	if (!tk->registered)
 		return;
 	if (tk->is_return)
@@ -421,6 +426,7 @@ static bool tk_unregister_batch(unsigned int nr)
 		if (ev->ops != &trace_kprobe_ops)
 			continue;
 		tk = tk_of_dyn(ev);
+		tk_forget(tk);
 		if (!tk->registered)
 			continue;
 		if (tk->is_return)
@@ -455,6 +461,8 @@ int tk_remove_all(void)
 	int ret = 0;
 
 	lockdep_assert_held(&event_mutex);
+	/* Nothing may stay queued on a probe that goes (event batches). */
+	tk_settle();
 	for_each_dyn_event(ev) {
 		struct trace_kprobe *tk;
 
