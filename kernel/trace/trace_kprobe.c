@@ -554,8 +554,10 @@ static void tk_event_disarm(struct trace_probe *tp)
  * core has marked the file enabled.  The event is then undone as the
  * event core would have undone it: each of its files is disabled through
  * trace_event_enable_disable() (which disarms the probes that were armed),
- * and an error_log entry names the event.  The write itself still
- * returns success, where the single path would have returned the error.
+ * and an error_log entry names the event.  The end returns the arm error,
+ * which trace_event_batch_end() hands to the write, as the single path's
+ * reg callback would have.  A failed disarm is not reported, as it is not
+ * by the single path (the kprobes core warns; the event writes nothing).
  */
 static LIST_HEAD(tk_arm_queue);
 static LIST_HEAD(tk_disarm_queue);
@@ -612,13 +614,15 @@ static void tk_event_arm_failed(struct trace_kprobe *tk)
 
 /*
  * Switch the probes on @queue (taken off the shared queue) with one array
- * call, or one by one without the memory for the array.
+ * call, or one by one without the memory for the array.  Returns 0, or
+ * the first arm error if an event was disabled again for one.
  */
-static void tk_apply_queue(struct list_head *queue, bool arm)
+static int tk_apply_queue(struct list_head *queue, bool arm)
 {
 	struct trace_kprobe *tk, *next, *failed = NULL;
 	struct kprobe **kps;
 	unsigned int n = 0;
+	int err, ret = 0;
 
 	list_for_each_entry_safe(tk, next, queue, pending) {
 		/* Gone since it was queued (its module went): nothing to do. */
@@ -628,8 +632,9 @@ static void tk_apply_queue(struct list_head *queue, bool arm)
 			n++;
 	}
 	if (!n)
-		return;
+		return 0;
 
+	/* A disarm error is for the kprobes core to warn about, as ever. */
 	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL_ACCOUNT);
 	if (kps) {
 		/* A kretprobe is switched by its kp, as enable_kretprobe() is. */
@@ -637,16 +642,19 @@ static void tk_apply_queue(struct list_head *queue, bool arm)
 		list_for_each_entry(tk, queue, pending)
 			kps[n++] = &tk->rp.kp;
 		if (arm)
-			enable_kprobes(kps, n);
+			ret = enable_kprobes(kps, n);
 		else
 			disable_kprobes(kps, n);
 		kvfree(kps);
 	} else {
 		list_for_each_entry(tk, queue, pending) {
-			if (arm)
-				tk_arm(tk);
-			else
+			if (!arm) {
 				tk_disarm(tk);
+				continue;
+			}
+			err = tk_arm(tk);
+			if (err && !ret)
+				ret = err;
 		}
 	}
 
@@ -664,6 +672,14 @@ static void tk_apply_queue(struct list_head *queue, bool arm)
 		failed = tk;
 		tk_event_arm_failed(tk);
 	}
+	/*
+	 * Only an event left disabled is an error of the batch: a probe that
+	 * went away meanwhile (-EINVAL) leaves its event as it is.  The array
+	 * call fails whenever it leaves a probe disabled.
+	 */
+	if (!failed)
+		return 0;
+	return WARN_ON_ONCE(!ret) ? -EIO : ret;
 }
 
 /**
@@ -671,23 +687,25 @@ static void tk_apply_queue(struct list_head *queue, bool arm)
  *
  * Disarms the probes of the events disabled, then arms those of the
  * events enabled, each set with one call into the kprobes core.  Does
- * nothing when nothing is queued.
+ * nothing when nothing is queued.  An event whose probes could not all
+ * be armed is disabled again, with an error_log entry.
  *
- * Context: event_mutex held; may sleep.
+ * Context: event_mutex held, outside any event batch; may sleep.
+ * Return: 0, or the first arm error of an event disabled again.
  */
-void tk_settle(void)
+int tk_settle(void)
 {
 	LIST_HEAD(disarm);
 	LIST_HEAD(arm);
 
 	lockdep_assert_held(&event_mutex);
 	if (list_empty(&tk_arm_queue) && list_empty(&tk_disarm_queue))
-		return;
+		return 0;
 	/* Off the shared queues first: undoing a failed event may settle. */
 	list_splice_init(&tk_disarm_queue, &disarm);
 	list_splice_init(&tk_arm_queue, &arm);
 	tk_apply_queue(&disarm, false);
-	tk_apply_queue(&arm, true);
+	return tk_apply_queue(&arm, true);
 }
 
 /**
@@ -703,9 +721,10 @@ void tk_forget(struct trace_kprobe *tk)
 		list_del_init(&tk->pending);
 }
 
-static void tk_batch_end(void)
+/* The end of an event batch: its error is the write's. */
+static int tk_batch_end(void)
 {
-	tk_settle();
+	return tk_settle();
 }
 
 static struct trace_event_batch_ops tk_batch_ops = {

@@ -92,7 +92,7 @@ unsigned long tk_address(struct trace_kprobe *tk);
 void tk_format_site(struct trace_kprobe *tk, char *buf, size_t size);
 int tk_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 void tk_setup_call(struct trace_kprobe *tk);
-void tk_settle(void);
+int tk_settle(void);
 void tk_forget(struct trace_kprobe *tk);
 void tk_batch_init(void);
 void tk_free(struct trace_kprobe *tk);

@@ -370,7 +370,11 @@ static void __init tk_boot_setup(void)
 		if (file)
 			trace_event_enable_disable(file, 1, 0);
 	}
-	trace_event_batch_end();
+	/* Those it could not arm are disabled again, named in error_log. */
+	ret = trace_event_batch_end();
+	if (ret)
+		pr_warn("kprobe_event=: could not arm all (%d): see error_log\n",
+			ret);
 }
 
 /* dyn_event ops early, so that other initcalls may define kprobe events */

@@ -98,9 +98,11 @@ unsigned int uprobe_event_pending(bool *sync)
 EXPORT_SYMBOL_IF_KUNIT(uprobe_event_pending);
 #endif
 
-static void uprobe_event_batch_end(void)
+/* The end of an event batch: settling cannot fail. */
+static int uprobe_event_batch_end(void)
 {
 	uprobe_event_settle();
+	return 0;
 }
 
 static struct trace_event_batch_ops uprobe_batch_ops = {
