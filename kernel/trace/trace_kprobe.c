@@ -558,6 +558,12 @@ static void tk_event_disarm(struct trace_probe *tp)
  * which trace_event_batch_end() hands to the write, as the single path's
  * reg callback would have.  A failed disarm is not reported, as it is not
  * by the single path (the kprobes core warns; the event writes nothing).
+ *
+ * A file in soft mode (triggers and enable_event function probes keep
+ * its event registered) is never left to the end: its enable arms the
+ * event's probes at once even inside a batch, so that a failure is the
+ * reg callback's, as on the single path, since the event core could not
+ * disable it at the end (see tk_event_arm_failed()).
  */
 static LIST_HEAD(tk_arm_queue);
 static LIST_HEAD(tk_disarm_queue);
@@ -592,9 +598,22 @@ static void tk_event_defer(struct trace_probe *tp, bool arm)
  * Undo the enable of the event of @tk, whose probes could not all be
  * armed at the end of a batch: disable it in each of its trace instances
  * as the event core does (its last consumer disarms the probes that were
- * armed).  A file in soft mode keeps the event, as the event core leaves
- * it (only its last soft user disables it); its probes are disarmed all
- * the same, so it records nothing until it is disabled and enabled again.
+ * armed).
+ *
+ * No file here is in soft mode, where that disable would do nothing (the
+ * event core unregisters a soft-mode file only when its last soft user
+ * goes), and perf is no consumer.  The arm was queued by the enable of a
+ * file that found the event without consumers (or queued again when a
+ * soft-mode file's own arm failed and that file was not added).  That
+ * file was not in soft mode, as a soft-mode file's enable arms at once
+ * (tk_event_enable()); one enabled later in the batch armed at once as
+ * well and dropped the queued arm.  No file enters soft mode inside a
+ * batch: soft enables come from registering triggers and enable_event
+ * function probes, each under its own hold of event_mutex, never between
+ * trace_event_batch_begin() and _end().  Perf registers outside batches,
+ * which settle first.  A soft-mode file does reach a batch's enable
+ * unregistered when its soft enable failed (the event core leaves it in
+ * soft mode then), which is why it arms at once.
  */
 static void tk_event_arm_failed(struct trace_kprobe *tk)
 {
@@ -605,6 +624,7 @@ static void tk_event_arm_failed(struct trace_kprobe *tk)
 	snprintf(name, sizeof(name), "%s/%s", trace_probe_group_name(tp),
 		 trace_probe_name(tp));
 	list_for_each_entry_safe(link, next, &tp->event->files, list) {
+		WARN_ON_ONCE(link->file->flags & EVENT_FILE_FL_SOFT_MODE);
 		tracing_log_err(link->file->tr, "trace_kprobe", name,
 				tk_batch_errs, 0, 0);
 		trace_event_enable_disable(link->file, 0, 0);
@@ -744,24 +764,51 @@ void tk_batch_init(void)
 /* ---- Enable and disable ---- */
 
 /*
+ * Arm every probe of the event now.  Inside a batch its queued changes
+ * are dropped first: a queued disarm has not happened (the probes are
+ * armed still), and a queued arm is done here.
+ */
+static int tk_event_arm_now(struct trace_probe *tp)
+{
+	struct trace_kprobe *tk;
+	int ret;
+
+	list_for_each_entry(tk, trace_probe_probe_list(tp), tp.list)
+		tk_forget(tk);
+	list_for_each_entry(tk, trace_probe_probe_list(tp), tp.list) {
+		ret = tk_arm(tk);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Start a consumer of the event: trace instance @file, or perf when @file
  * is NULL.  The first consumer arms every probe of the event (at the end
  * of the batch, inside one); if one cannot be armed, none stays armed and
  * the consumer is not added.
+ *
+ * A file in soft mode arms at once even inside a batch, and even when an
+ * earlier consumer of the batch has queued the arm: the event core cannot
+ * disable it at the batch's end (tk_event_arm_failed()), so a failure
+ * must be its reg callback's.  If that arm fails after another consumer
+ * queued it, the arm is queued again for the batch's end to retry or
+ * undo for that consumer.
  */
 static int tk_event_enable(struct trace_event_call *call,
 			   struct trace_event_file *file)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
 	bool batching = trace_event_batching();
-	struct trace_kprobe *tk;
-	bool was_enabled;
+	bool was_enabled, now;
 	int ret = 0;
 
 	if (!tp)
 		return -ENODEV;
 	if (!batching)
 		tk_settle();
+	now = !batching || (file && (file->flags & EVENT_FILE_FL_SOFT_MODE));
 
 	was_enabled = trace_probe_is_enabled(tp);
 	if (file) {
@@ -771,23 +818,23 @@ static int tk_event_enable(struct trace_event_call *call,
 	} else {
 		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
 	}
-	if (was_enabled)
-		return 0;
-
-	if (batching) {
-		tk_event_defer(tp, true);
+	if (!now) {
+		if (!was_enabled)
+			tk_event_defer(tp, true);
 		return 0;
 	}
+	/* Outside a batch an enabled event is armed already. */
+	if (was_enabled && !batching)
+		return 0;
 
-	list_for_each_entry(tk, trace_probe_probe_list(tp), tp.list) {
-		ret = tk_arm(tk);
-		if (ret)
-			break;
-	}
+	ret = tk_event_arm_now(tp);
 	if (!ret)
 		return 0;
 
-	tk_event_disarm(tp);
+	if (was_enabled)
+		tk_event_defer(tp, true);
+	else
+		tk_event_disarm(tp);
 	if (file)
 		trace_probe_remove_file(tp, file);
 	else
