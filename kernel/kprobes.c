@@ -603,6 +603,51 @@ static bool site_armed(struct kprobe *p)
 	       !kprobes_all_disarmed;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* What the array calls did (kprobe_mutex); see kprobes_array_get_stats(). */
+static struct kprobes_array_stats array_stats;
+
+/* Where the count of call-site updates stands as an array call starts. */
+static unsigned long array_call_start(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	return kprobe_site_changes;
+}
+
+/* Count an array call and the call-site updates it made since @start. */
+static void array_call_done(unsigned long start)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	array_stats.calls++;
+	array_stats.site_changes += kprobe_site_changes - start;
+}
+
+/**
+ * kprobes_array_get_stats - what enable_kprobes() and disable_kprobes() did
+ * @st: filled with the totals since boot (struct kprobes_array_stats)
+ *
+ * For KUnit suites, to tell exactly how many array calls an event batch
+ * made and how many updates of the call sites those made.
+ *
+ * Context: process context; takes kprobe_mutex.
+ */
+void kprobes_array_get_stats(struct kprobes_array_stats *st)
+{
+	guard(mutex)(&kprobe_mutex);
+	*st = array_stats;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobes_array_get_stats);
+#else
+static unsigned long array_call_start(void)
+{
+	return 0;
+}
+
+static void array_call_done(unsigned long start)
+{
+}
+#endif
+
 /**
  * disable_kprobes - disable several probes in one batch
  * @kps: the probes, each as disable_kprobe() takes it (a kretprobe's kp
@@ -634,12 +679,14 @@ int disable_kprobes(struct kprobe **kps, int num)
 	struct kprobe_batch b;
 	struct kprobe *ap, *kp;
 	int i, err, ret = 0;
+	unsigned long start;
 	bool armed;
 
 	if (num <= 0)
 		return -EINVAL;
 
 	guard(mutex)(&kprobe_mutex);
+	start = array_call_start();
 	kprobe_batch_start(&b, num, KPROBE_BATCH_DISABLE);
 	for (i = 0; i < num; i++) {
 		kp = kps[i];
@@ -655,6 +702,7 @@ int disable_kprobes(struct kprobe **kps, int num)
 			kp->flags |= KPROBE_FLAG_DISARM_QUEUED;
 	}
 	err = kprobe_batch_commit(&b);
+	array_call_done(start);
 
 	/* A site that stayed armed has its top enabled: @kp goes back on. */
 	for (i = 0; i < num; i++) {
@@ -746,6 +794,7 @@ EXPORT_SYMBOL_GPL(enable_kprobe);
 int enable_kprobes(struct kprobe **kps, int num)
 {
 	struct kprobe_batch b;
+	unsigned long start;
 	struct kprobe *ap;
 	int i, err, ret = 0;
 
@@ -753,6 +802,7 @@ int enable_kprobes(struct kprobe **kps, int num)
 		return -EINVAL;
 
 	guard(mutex)(&kprobe_mutex);
+	start = array_call_start();
 	kprobe_batch_start(&b, num, KPROBE_BATCH_ARM);
 	for (i = 0; i < num; i++) {
 		err = enable_locked(kps[i], &b);
@@ -760,6 +810,7 @@ int enable_kprobes(struct kprobe **kps, int num)
 			ret = err;
 	}
 	err = kprobe_batch_commit(&b);
+	array_call_done(start);
 	if (!ret && !err)
 		return 0;
 
@@ -775,24 +826,6 @@ int enable_kprobes(struct kprobe **kps, int num)
 	}
 	return ret ?: err;
 }
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
- * kprobes_site_changes - how many call-site filter changes were made
- *
- * Counts every change of a call-site ftrace_ops' filter since boot (each
- * one an update of the call sites), for KUnit suites to tell how many a
- * batch made.
- *
- * Context: any; read without kprobe_mutex.
- * Return: the count.
- */
-unsigned long kprobes_site_changes(void)
-{
-	return READ_ONCE(kprobe_site_changes);
-}
-EXPORT_SYMBOL_IF_KUNIT(kprobes_site_changes);
-#endif
 
 /* --- unregistration --- */
 

@@ -55,9 +55,17 @@
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long kprobe_site_changes;
 
+/*
+ * Count one update of the call sites asked of ftrace: registering or
+ * unregistering a call-site ops, or changing a registered one's filter.
+ * Counted when asked for, whether ftrace then succeeds or not; a filter
+ * change of an ops that is not registered updates no site and is not
+ * counted.
+ */
 static inline void count_site_change(void)
 {
-	WRITE_ONCE(kprobe_site_changes, kprobe_site_changes + 1);
+	lockdep_assert_held(&kprobe_mutex);
+	kprobe_site_changes++;
 }
 #else
 static inline void count_site_change(void)
@@ -113,11 +121,14 @@ static int site_arm(bool ipmodify, unsigned long *ips, unsigned int n)
 
 	if (n > 1)
 		sort(ips, n, sizeof(*ips), cmp_site, NULL);
-	count_site_change();
+	/* Registered, the filter change updates the sites; else registering. */
+	if (*users)
+		count_site_change();
 	ret = ftrace_set_filter_ips(ops, ips, n, 0, 0);
 	if (ret < 0)
 		return ret;
 	if (!*users) {
+		count_site_change();
 		ret = register_ftrace_function(ops);
 		if (ret < 0) {
 			/* Not registered: the filter may safely go empty. */
@@ -162,7 +173,8 @@ static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int *nr)
 		*nr = 0;
 		/*
 		 * Unregistered, nothing calls it: empty its filter whole, so
-		 * that no address is left for its next registration.
+		 * that no address is left for its next registration (no site
+		 * changes, so it is not counted).
 		 */
 		ret = ftrace_set_filter_ips(ops, NULL, 0, 0, 1);
 		WARN_ONCE(ret < 0, "kprobes: cannot empty the call-site filter (%d)\n",
@@ -183,6 +195,7 @@ static int site_disarm(bool ipmodify, unsigned long *ips, unsigned int *nr)
 	 * already).  Take the others out one by one.
 	 */
 	for (i = 0; i < n; i++) {
+		count_site_change();
 		err = ftrace_set_filter_ip(ops, ips[i], 1, 0);
 		if (err && err != -ENOENT) {
 			ips[left++] = ips[i];

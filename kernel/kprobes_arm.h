@@ -85,8 +85,11 @@ void kprobe_batch_cancel(struct kprobe_batch *b);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
- * Changes of a call-site ops' filter (each one an update of the sites),
- * under kprobe_mutex; KUnit reads it through kprobes_site_changes().
+ * Updates of the call sites asked of ftrace since boot (registering or
+ * unregistering a call-site ops, changing a registered one's filter),
+ * under kprobe_mutex.  System-wide: kprobes.c takes the difference over
+ * one hold of kprobe_mutex to tell what one call made, for KUnit
+ * (kprobes_array_get_stats()).
  */
 extern unsigned long kprobe_site_changes;
 #endif

@@ -16,7 +16,27 @@ int enable_kprobes(struct kprobe **kps, int num);
 int disable_kprobes(struct kprobe **kps, int num);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-unsigned long kprobes_site_changes(void);
+/**
+ * struct kprobes_array_stats - what the array calls have done since boot
+ * @calls: enable_kprobes() and disable_kprobes() calls that took their
+ *	batch (all but those refused for @num <= 0)
+ * @site_changes: updates of the call sites those calls made themselves
+ *	(kprobes_arm.c counts them): one per call-site ops whose filter a
+ *	call changed, more if the batch's queue filled up before its end or
+ *	a removal fell back to one site at a time
+ *
+ * Both are counted under kprobe_mutex, by each call for itself, so what
+ * other users of kprobes change meanwhile is not in them.  Every caller
+ * of the array calls holds event_mutex, so the differences between two
+ * reads under one hold of event_mutex are exactly what was done in
+ * between.
+ */
+struct kprobes_array_stats {
+	unsigned long	calls;
+	unsigned long	site_changes;
+};
+
+void kprobes_array_get_stats(struct kprobes_array_stats *st);
 #endif
 
 #endif /* _KERNEL_KPROBES_ARRAY_H */
