@@ -533,11 +533,11 @@ EXPORT_SYMBOL_GPL(register_kprobe);
 static bool any_child_on(struct kprobe *ap)
 {
 	struct kprobe *kp;
-	bool on = false;
 
 	list_for_each_entry(kp, &ap->list, list)
-		on |= !kprobe_disabled(kp);
-	return on;
+		if (!kprobe_disabled(kp))
+			return true;
+	return false;
 }
 
 /*
@@ -700,6 +700,8 @@ int disable_kprobes(struct kprobe **kps, int num)
 		/* @kp was the last one on: its site is queued. */
 		if (armed && kprobe_disabled(ap))
 			kp->flags |= KPROBE_FLAG_DISARM_QUEUED;
+		/* Sleeping locks only: a long array must not hog the CPU. */
+		cond_resched();
 	}
 	err = kprobe_batch_commit(&b);
 	array_call_done(start);
@@ -808,6 +810,7 @@ int enable_kprobes(struct kprobe **kps, int num)
 		err = enable_locked(kps[i], &b);
 		if (err && !ret)
 			ret = err;
+		cond_resched();
 	}
 	err = kprobe_batch_commit(&b);
 	array_call_done(start);

@@ -45,7 +45,6 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <kunit/visibility.h>
 
 #include "kprobes_arm.h"
 
@@ -560,11 +559,11 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
 	lockdep_assert_held(&kprobe_mutex);
 
 	if (num > KPROBE_BATCH_INLINE) {
-		ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+		ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL_ACCOUNT);
 		/* Short of memory: a smaller queue still saves most updates. */
 		if (!ips && num > KPROBE_BATCH_FALLBACK) {
 			num = KPROBE_BATCH_FALLBACK;
-			ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+			ips = kvmalloc_array(num, sizeof(*ips), GFP_KERNEL_ACCOUNT);
 		}
 	}
 	b->ips = ips ? ips : b->inline_ips;

@@ -523,9 +523,10 @@ static void tk_event_disarm(struct trace_probe *tp)
 /*
  * ---- Event batches: arming and disarming deferred to the batch's end ----
  *
- * One write to an "enable" file or to set_event switches many events as
- * one event batch (trace_event_batch_begin() and _end(), event_mutex held
- * throughout).  Inside a batch the first consumer of an event does not
+ * One write to a group's "enable" file, or one pattern written to
+ * set_event (each of a write's patterns is a batch of its own), switches
+ * many events as one event batch (trace_event_batch_begin() and _end(),
+ * event_mutex held throughout).  Inside a batch the first consumer of an event does not
  * arm its probes, nor the last one disarm them: the probes are queued,
  * and at the end of the batch (tk_batch_ops.end) enable_kprobes() and
  * disable_kprobes() switch all the queued ones at once, so that their
@@ -629,7 +630,8 @@ static void tk_event_arm_failed(struct trace_kprobe *tk)
 				tk_batch_errs, 0, 0);
 		trace_event_enable_disable(link->file, 0, 0);
 	}
-	tk_event_disarm(tp);
+	if (!trace_probe_is_enabled(tp))
+		tk_event_disarm(tp);
 }
 
 /*
@@ -699,7 +701,8 @@ static int tk_apply_queue(struct list_head *queue, bool arm)
 	 */
 	if (!failed)
 		return 0;
-	return WARN_ON_ONCE(!ret) ? -EIO : ret;
+	/* A racing write to debugfs' "enabled" can leave no error to give. */
+	return ret ? ret : -EIO;
 }
 
 /**
