@@ -5,8 +5,9 @@
 # functions only, around one register_kprobes() of N (default 10,000)
 # probes chosen as bench.sh's kprobes_bulk() chooses them, or, with
 # "define", around one write of N kprobe event definitions to
-# kprobe_events (chosen as bench.sh's bulk_kprobes() does).
-#   qemu.py ours kpreg FUNC1:FUNC2:... [N] [define]
+# kprobe_events (chosen as bench.sh's bulk_kprobes() does), or with
+# "enable" or "disable", around the write to their group's enable file.
+#   qemu.py ours kpreg FUNC1:FUNC2:... [N] [define|enable|disable]
 T=/sys/kernel/tracing
 KPB=/sys/kernel/debug/wb_kprobe_bench
 funcs=$1
@@ -42,8 +43,10 @@ pick_events() {
 	echo "kpreg: $i definitions"
 }
 
-if [ "$what" = define ]; then
+if [ "$what" != register ]; then
 	pick_events
+	[ "$what" = define ] || cat /tmp/kp-defs > $T/kprobe_events
+	[ "$what" = disable ] && echo 1 > $T/events/wbbulk/enable
 else
 	pick_kprobes
 fi
@@ -53,19 +56,21 @@ for f in $(echo "$funcs" | tr ':' ' '); do
 done
 echo "kpreg: hooked: $(cat $T/set_ftrace_filter | tr '\n' ' ')"
 echo 1 > $T/function_profile_enabled
-if [ "$what" = define ]; then
-	cat /tmp/kp-defs > $T/kprobe_events
-else
-	echo register > $KPB/ctl
-fi
+case $what in
+define)		cat /tmp/kp-defs > $T/kprobe_events ;;
+enable)		echo 1 > $T/events/wbbulk/enable ;;
+disable)	echo 0 > $T/events/wbbulk/enable ;;
+*)		echo register > $KPB/ctl ;;
+esac
 echo 0 > $T/function_profile_enabled
-[ "$what" = define ] ||
+[ "$what" != register ] ||
 	echo "kpreg: register_ns $(awk '$1 == "register_ns" { print $2 }' $KPB/result)"
 for s in $T/trace_stat/function*; do
 	echo "kpreg: $s"
 	cat "$s"
 done
-if [ "$what" = define ]; then
+if [ "$what" != register ]; then
+	echo 0 > $T/events/wbbulk/enable
 	echo > $T/kprobe_events
 else
 	echo unregister > $KPB/ctl
