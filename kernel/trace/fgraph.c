@@ -77,11 +77,11 @@
  * return path then reports the address saved below it.
  *
  * A direct user may also push inline and hook the return to a trampoline
- * of its own (fprobe on x86-64, fgraph_frame.h): its frames are ordinary
- * direct frames, popped by its own return code.  Every such trampoline is
- * permanent text listed in fgraph_is_hook(), which the unwinder lookup and
- * the real-return search use, so a pending frame is translated correctly
- * even after its user left.
+ * of its own (fprobe and return probes on x86-64, fgraph_frame.h): its
+ * frames are ordinary direct frames, popped by its own return code.
+ * Every such trampoline is permanent text listed in fgraph_is_hook(),
+ * which the unwinder lookup and the real-return search use, so a pending
+ * frame is translated correctly even after its user left.
  *
  * Files: this one holds what a traced call and its return run through
  * (entry, return, direct frames, per-call data), the walks of a task's
@@ -870,10 +870,10 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
  * @ret: a return address found on the stack
  * @retp: where it was found
  *
- * If @ret is a return hook (return_to_handler, or fprobe's own on x86-64:
- * fgraph_is_hook()), finds the frame that saved the slot @retp and gives
- * the address the slot held.  Frames whose saved address is a hook itself
- * (a slot hooked twice) are passed over.
+ * If @ret is a return hook (return_to_handler, or fprobe's or the return
+ * probes' own on x86-64: fgraph_is_hook()), finds the frame that saved the
+ * slot @retp and gives the address the slot held.  Frames whose saved
+ * address is a hook itself (a slot hooked twice) are passed over.
  * @idx remembers where the walk stopped, so that unwinding the real stack
  * from the top down visits every frame once.
  *

@@ -4,11 +4,13 @@
  * headers, links and record words (the rules are at the top of
  * kernel/trace/fgraph.c), and the inline push and pop of direct frames.
  *
- * Private to kernel/trace/: fgraph.c owns the stacks; a direct user with
- * a return trampoline of its own (fprobe on x86-64) pushes and pops its
- * frames with the helpers at the end of this file, on its hot path,
- * without a call into fgraph.c.  Such a frame is an ordinary direct frame:
- * walkers, unwinders and the generic return path all read it as one.
+ * Private to kernel/trace/ and the return probes (kernel/kretprobes_fgraph.c;
+ * the KUnit suites use fgraph_is_hook()): fgraph.c owns the stacks; a
+ * direct user with a return trampoline of its own (x86-64: fprobe, return
+ * probes) pushes and pops its frames with the helpers at the end of this
+ * file, on its hot path, without a call into fgraph.c.  Such a frame is
+ * an ordinary direct frame: walkers, unwinders and the generic return
+ * path all read it as one.
  */
 #ifndef _KERNEL_TRACE_FGRAPH_FRAME_H
 #define _KERNEL_TRACE_FGRAPH_FRAME_H
@@ -145,13 +147,19 @@ extern bool fgraph_killed;
 
 /*
  * The return trampolines a hooked return-address slot may hold:
- * return_to_handler, and on x86-64 fprobe's own (fprobe_return_handler,
- * which pops fprobe's direct frames without fgraph's dispatch).  Both are
- * permanent text, so an unwinder translates either at any time.
+ * return_to_handler, and on x86-64 fprobe's and the return probes' own
+ * (fprobe_return_handler and kretprobe_return_handler, which pop their
+ * users' direct frames without fgraph's dispatch).  All are permanent
+ * text, so an unwinder translates any of them at any time.
  */
 #if defined(CONFIG_HAVE_FPROBE_RETURN_HANDLER) && defined(CONFIG_FPROBE)
 # define FGRAPH_HAVE_FPROBE_HANDLER
 void fprobe_return_handler(void);
+#endif
+#if defined(CONFIG_HAVE_KRETPROBE_RETURN_HANDLER) && \
+	defined(CONFIG_KRETPROBE_ON_FGRAPH)
+# define FGRAPH_HAVE_KRETPROBE_HANDLER
+void kretprobe_return_handler(void);
 #endif
 
 static __always_inline bool fgraph_is_hook(unsigned long addr)
@@ -160,6 +168,10 @@ static __always_inline bool fgraph_is_hook(unsigned long addr)
 		return true;
 #ifdef FGRAPH_HAVE_FPROBE_HANDLER
 	if (addr == (unsigned long)fprobe_return_handler)
+		return true;
+#endif
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
+	if (addr == (unsigned long)kretprobe_return_handler)
 		return true;
 #endif
 	return false;
