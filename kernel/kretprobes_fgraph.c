@@ -11,7 +11,8 @@
  * or the call site when the function has one, with kretprobe_hit() as its
  * pre_handler, so enable, disable, aggregates, kprobes/list and
  * kprobe_running() are those of any kprobe.  The hit pushes a direct
- * frame (fgraph_direct_push_at()) for this kretprobe only, runs the
+ * frame for this kretprobe only (fgraph_direct_push_at(), or on x86-64
+ * the same push inline, with fgraph_frame.h), runs the
  * entry_handler on the instance inside it, then hooks the return address
  * where the kprobe found it: the word at the stack pointer on x86-64, the
  * link register of the saved frame on arm64.  Nothing here needs a call
@@ -341,18 +342,58 @@ static __always_inline void krp_call_handler(struct kretprobe *rp,
 	__this_cpu_write(current_kprobe, NULL);
 }
 
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
 /*
- * Hook the return of the frame just pushed at @slot: to the return probes'
- * own trampoline where there is one, else to fgraph's return_to_handler.
+ * Push the frame of @words data words of a call of @func whose return
+ * address is at @slot, unwinders' @key: fgraph_direct_push_at(), inline
+ * and with the record key read at registration.  A hit that found its
+ * kretprobe bound (kretprobe_hit()) runs inside krp_gops' registration:
+ * the fgraph user goes with the last binding, after the grace period
+ * that follows its detach.  @words is the binding's, checked when it was
+ * made.  The data goes to *@datap; false if nothing was pushed.  A flag,
+ * not the pointer: the kernel's compiler keeps a test of a computed
+ * pointer for NULL.
  */
+static __always_inline bool krp_push(unsigned long func, unsigned long *slot,
+				     unsigned long *key, unsigned int words,
+				     unsigned long **datap)
+{
+	unsigned long *ws;
+	unsigned int top;
+
+	/* Not before the CPU has a kernel stack and a current of its own. */
+	if (unlikely((long)current_stack_pointer >= 0 ||
+		     fgraph_open_frame_below(key)))
+		return false;
+	top = __fgraph_push_direct_slot(READ_ONCE(krp_rec_key), func, slot,
+					key, words, &ws);
+	if (unlikely(!top))
+		return false;
+	*datap = &ws[top - 1 - words];
+	return true;
+}
+
+/* Hook the return of the frame just pushed at @slot to our trampoline. */
 static __always_inline void krp_hook(unsigned long *slot)
 {
-#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
 	*slot = (unsigned long)kretprobe_return_handler;
-#else
-	fgraph_direct_done_at(slot, true);
-#endif
 }
+#else
+/* Push the frame of a call: fgraph_direct_push_at(). */
+static __always_inline bool krp_push(unsigned long func, unsigned long *slot,
+				     unsigned long *key, unsigned int words,
+				     unsigned long **datap)
+{
+	*datap = fgraph_direct_push_at(&krp_gops, func, slot, key, words);
+	return *datap;
+}
+
+/* Hook the return of the frame just pushed at @slot to fgraph's hook. */
+static __always_inline void krp_hook(unsigned long *slot)
+{
+	fgraph_direct_done_at(slot, true);
+}
+#endif
 
 /**
  * kretprobe_hit - the pre_handler of every return probe
@@ -381,9 +422,8 @@ int kretprobe_hit(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	b = container_of(rph, struct krp_binding, holder);
 
-	data = fgraph_direct_push_at(&krp_gops, (unsigned long)p->addr, slot,
-				     krp_return_key(regs), b->words);
-	if (unlikely(!data)) {
+	if (unlikely(!krp_push((unsigned long)p->addr, slot,
+			       krp_return_key(regs), b->words, &data))) {
 		rp->nmissed++;
 		return 0;
 	}

@@ -521,32 +521,6 @@ void fgraph_direct_done(struct ftrace_regs *fregs, bool hook)
 
 NOKPROBE_SYMBOL(fgraph_direct_done);
 
-/*
- * Is current's top frame that of a function entered after the one whose
- * return @key names, and still running?  Its key is then deeper on the
- * same kernel stack (x86-64: the return slot; arm64: the frame pointer at
- * entry; both stacks grow down).  A frame pushed for @key above it would
- * be popped by that function's return, which would then resume @key's
- * caller with its own registers: a traced function between a probed
- * entry and a kprobe handler's push, whose return the function graph
- * tracer hooked.  Frames on another stack (an interrupted context) are
- * below any of an interrupt's and are left alone.
- */
-static bool fg_open_frame_below(unsigned long *key)
-{
-	unsigned long *ws = fg_stack_of(current), *prev;
-	unsigned long state;
-
-	if (!ws)
-		return false;
-	state = READ_ONCE(current->curr_ret_stack);
-	if (!fg_top(state))
-		return false;
-	prev = fg_hdr(ws, fg_base(state))->retp;
-	return prev < key &&
-	       ((unsigned long)prev ^ (unsigned long)key) < THREAD_SIZE;
-}
-
 /**
  * fgraph_direct_push_at - fgraph_direct_push() without the call's fregs
  * @gops: a user registered with register_fgraph_direct()
@@ -586,7 +560,7 @@ unsigned long *fgraph_direct_push_at(struct fgraph_ops *gops,
 	if (unlikely((long)current_stack_pointer >= 0))
 		return NULL;
 	rkey = direct_user_key(gops);
-	if (unlikely(!rkey || fg_open_frame_below(key)))
+	if (unlikely(!rkey || fgraph_open_frame_below(key)))
 		return NULL;
 	top = __fgraph_push_direct_slot(rkey, func, slot, key, words, &ws);
 	return top ? &ws[top - 1 - words] : NULL;

@@ -249,6 +249,38 @@ __fgraph_push_direct_slot(unsigned long key, unsigned long func,
 }
 
 /*
+ * fgraph_open_frame_below - is current's top frame that of a function
+ * entered after the one whose return @key names, and still running?
+ * @key: the key of a return about to be hooked (see
+ *	 __fgraph_push_direct_slot())
+ *
+ * Its key is then deeper on the same kernel stack (x86-64: the return
+ * slot; arm64: the frame pointer at entry; both stacks grow down).  A
+ * frame pushed for @key above it would be popped by that function's
+ * return, which would then resume @key's caller with its own registers: a
+ * traced function between a probed entry and a kprobe handler's push,
+ * whose return the function graph tracer hooked.  Frames on another stack
+ * (an interrupted context) are below any of an interrupt's and are left
+ * alone.  For a push from a kprobe handler (fgraph_direct_push_at(), the
+ * return probes' inline push), before the push.
+ */
+static __always_inline bool fgraph_open_frame_below(unsigned long *key)
+{
+	unsigned long *ws = fg_stack_of(current), *prev;
+	unsigned int state;
+
+	if (!ws)
+		return false;
+	state = READ_ONCE(current->curr_ret_stack);
+	/* An empty stack (or none set up yet) has no frame. */
+	if (fg_base(state) < FGRAPH_FIRST_WORD)
+		return false;
+	prev = fg_hdr(ws, fg_base(state))->retp;
+	return prev < key &&
+	       ((unsigned long)prev ^ (unsigned long)key) < THREAD_SIZE;
+}
+
+/*
  * __fgraph_push_direct_top - fgraph_push_direct_top() without the test of
  * the stack pointer, for a caller that has already read current and per-CPU
  * data in this context (a CPU without a proper stack and current would not
