@@ -60,10 +60,15 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/uio.h>
 #ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
 #include <asm/trace_kunit.h>
+#endif
+#ifdef CONFIG_KRETPROBE_ON_FGRAPH
+/* fgraph_is_hook(): the return trampolines a hooked slot may hold. */
+#include "trace/fgraph_frame.h"
 #endif
 /*
  * The core's switch of every probe (debugfs "enabled"; its file takes no
@@ -89,6 +94,8 @@
 #define KPC_CALLS		5
 /* Handler calls the log keeps. */
 #define KPC_LOG_LEN		64
+/* Entries of a stack trace taken in a return handler. */
+#define KPC_STACK_LEN		32
 /* Returns a kretprobe records. */
 #define KPC_RET_SEEN		8
 /* How long a case waits for its helper thread. */
@@ -1582,18 +1589,98 @@ struct kpc_return {
 	long			arg;		/* from the entry data */
 	struct task_struct	*entry_task;	/* from the entry data */
 	unsigned long		ret;		/* regs_return_value() */
+	unsigned long		ip;		/* instruction_pointer() */
 	struct task_struct	*task;		/* current on return */
 	struct kprobe		*running;	/* kprobe_running() */
+	bool			stack_caller;	/* a stack trace names kpc_ret_call() */
+	bool			stack_hook;	/* ... or shows a return hook */
 };
 
 struct kpc_ret {
 	struct kretprobe	rp;
 	bool			registered;
 	bool			skip_odd;	/* entry_handler declines odd args */
+	bool			trace_stack;	/* the handler takes a stack trace */
 	atomic_t		entries;
 	atomic_t		returns;
 	struct kpc_return	seen[KPC_RET_SEEN];	/* in order of return */
 };
+
+/*
+ * The caller of the probed functions in the stack-trace cases: calls
+ * kpc_plain() (@plain) or kpc_target() with @x.  Not a tail call (the
+ * barrier after it), so the call returns into this function.
+ */
+static noinline long kpc_ret_call(bool plain, long x)
+{
+	long r = plain ? kpc_fn(plain)(x) : kpc_fn(target)(x);
+
+	barrier();
+	return r;
+}
+
+/*
+ * Whether a stack trace taken in a return handler names the probed
+ * function's caller: 6.12's promise where the arch selects
+ * ARCH_CORRECT_STACKTRACE_ON_KRETPROBE (lib/test_kprobes.c checks it for
+ * one call site); this suite checks it on each return path, with entry
+ * data, and that no return hook is left in the trace.
+ */
+#if defined(CONFIG_ARCH_CORRECT_STACKTRACE_ON_KRETPROBE) && \
+	defined(CONFIG_STACKTRACE) && defined(CONFIG_KALLSYMS)
+#define KPC_STACK_SEES_CALLER	true
+
+/* A return trampoline, as it stands in a hooked slot. */
+static bool kpc_is_return_hook(unsigned long addr)
+{
+	if (is_kretprobe_trampoline(addr))
+		return true;
+#ifdef CONFIG_KRETPROBE_ON_FGRAPH
+	return fgraph_is_hook(addr);
+#elif defined(CONFIG_FUNCTION_GRAPH_TRACER)
+	return addr == (unsigned long)dereference_kernel_function_descriptor(return_to_handler);
+#else
+	return false;
+#endif
+}
+
+/* Whether @addr is inside kpc_ret_call() (an address it returns to). */
+static bool kpc_in_ret_call(unsigned long addr)
+{
+	unsigned long fn = (unsigned long)kpc_ret_call, size, offset;
+
+	if (!kallsyms_lookup_size_offset(fn, &size, &offset))
+		return false;
+	fn -= offset;
+	return addr > fn && addr < fn + size;
+}
+
+/* What a stack trace from a return handler shows. */
+static void kpc_ret_trace_stack(struct kpc_return *seen)
+{
+	unsigned long entries[KPC_STACK_LEN];
+	unsigned int nr, i;
+
+	nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < nr; i++) {
+		if (kpc_in_ret_call(entries[i]))
+			seen->stack_caller = true;
+		if (kpc_is_return_hook(entries[i]))
+			seen->stack_hook = true;
+	}
+}
+#else
+#define KPC_STACK_SEES_CALLER	false
+
+static void kpc_ret_trace_stack(struct kpc_return *seen)
+{
+}
+
+static bool kpc_in_ret_call(unsigned long addr)
+{
+	return false;
+}
+#endif
 
 static int kpc_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -1619,8 +1706,11 @@ static int kpc_ret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	seen->arg = data->arg;
 	seen->entry_task = data->task;
 	seen->ret = regs_return_value(regs);
+	seen->ip = instruction_pointer(regs);
 	seen->task = current;
 	seen->running = kprobe_running();
+	if (KPC_STACK_SEES_CALLER && kr->trace_stack)
+		kpc_ret_trace_stack(seen);
 	return 0;
 }
 
@@ -1737,6 +1827,11 @@ static void kretprobe_refused_on_shadow_stack_paths(struct kunit *test)
 		"fgraph_direct_push",
 		"fgraph_direct_done",
 		"ftrace_graph_func",
+#ifdef CONFIG_HAVE_KRETPROBE_RETURN_HANDLER
+		/* The return probes' own return path (x86-64). */
+		"kretprobe_return_handler",
+		"kretprobe_return",
+#endif
 	};
 	struct kpc_ret *kr, *on_path;
 	int i;
@@ -1804,7 +1899,10 @@ static void kpc_graph_all_release(void *unused)
  * With a function graph user hooking the return of every traced function
  * (the function_graph tracer with no filter), a kretprobe still sees each
  * call and its return exactly, and so does a kprobe with a post_handler
- * on the same entry (which keeps a breakpoint a breakpoint).  On the
+ * on the same entry (which keeps a breakpoint a breakpoint).  A stack
+ * trace from the return handler translates every return hook on the way
+ * to the caller: the probed function's slot is hooked twice where it has
+ * a call site, and the functions around it once by the graph.  On the
  * function graph backend a traced function between the probed entry and
  * the kretprobe's push (6.12's do_int3(), do_el1_brk64()) would have its
  * own return hooked below the push: the push is refused and every call
@@ -1816,7 +1914,9 @@ static void kretprobe_exact_under_graph_on_all(struct kunit *test)
 	struct kpc_ret *kr = kpc_ret_new(test, t->sym, 8);
 	struct kpc_probe *kpc = kpc_new(test, 'g', t->sym, 0);
 	long x, want;
+	int i;
 
+	kr->trace_stack = true;
 	kpc_ret_register(test, kr);
 	kpc_register(test, kpc);
 	KUNIT_ASSERT_EQ(test, register_ftrace_graph(&kpc_graph_all), 0);
@@ -1824,8 +1924,7 @@ static void kretprobe_exact_under_graph_on_all(struct kunit *test)
 							NULL), 0);
 	for (x = 1; x <= 16; x++) {
 		want = t->plain ? KPC_PLAIN(x) : KPC_TARGET(x);
-		KUNIT_EXPECT_EQ(test, t->plain ? kpc_fn(plain)(x) : kpc_fn(target)(x),
-				want);
+		KUNIT_EXPECT_EQ(test, kpc_ret_call(t->plain, x), want);
 	}
 	kunit_release_action(test, kpc_graph_all_release, NULL);
 
@@ -1835,11 +1934,57 @@ static void kretprobe_exact_under_graph_on_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kr->seen[KPC_RET_SEEN - 1].arg, KPC_RET_SEEN);
 	KUNIT_EXPECT_EQ(test, kr->seen[KPC_RET_SEEN - 1].ret,
 			t->plain ? KPC_PLAIN(KPC_RET_SEEN) : KPC_TARGET(KPC_RET_SEEN));
+	/* Every return hook in the stack, the graph's too, is translated. */
+	for (i = 0; KPC_STACK_SEES_CALLER && i < KPC_RET_SEEN; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, kr->seen[i].stack_caller, "return %d", i);
+		KUNIT_EXPECT_FALSE_MSG(test, kr->seen[i].stack_hook, "return %d", i);
+	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), 16);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->post_hits), 16);
 	KUNIT_EXPECT_EQ(test, kpc->kp.nmissed, 0);
 }
 #endif
+
+/*
+ * A return handler's view of the return, on every return path: the
+ * instruction pointer and a stack trace taken in the handler name the
+ * probed function's caller (kpc_ret_call(), where the call returns to),
+ * no return trampoline is left in the trace, and the handler reads the
+ * entry data its own call's entry_handler wrote.
+ */
+static void kretprobe_handler_sees_caller(struct kunit *test)
+{
+	const struct kpc_ret_target *t = test->param_value;
+	struct kpc_ret *kr = kpc_ret_new(test, t->sym, 4);
+	struct kpc_return *seen;
+	long x, want;
+	int i;
+
+	if (!KPC_STACK_SEES_CALLER)
+		kunit_skip(test, "no unwinder that names a return probe's caller");
+	kr->trace_stack = true;
+	kpc_ret_register(test, kr);
+	for (x = 1; x <= 4; x++) {
+		want = t->plain ? KPC_PLAIN(x) : KPC_TARGET(x);
+		KUNIT_EXPECT_EQ(test, kpc_ret_call(t->plain, x), want);
+	}
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr->entries), 4);
+	KUNIT_ASSERT_EQ(test, atomic_read(&kr->returns), 4);
+	KUNIT_EXPECT_EQ(test, kr->rp.nmissed, 0);
+	for (i = 0; i < 4; i++) {
+		seen = &kr->seen[i];
+		x = i + 1;
+		KUNIT_EXPECT_EQ(test, seen->arg, x);
+		KUNIT_EXPECT_PTR_EQ(test, seen->entry_task, current);
+		KUNIT_EXPECT_EQ(test, seen->ret, t->plain ? KPC_PLAIN(x) : KPC_TARGET(x));
+		KUNIT_EXPECT_TRUE_MSG(test, kpc_in_ret_call(seen->ip),
+				      "return %d to %pS", i, (void *)seen->ip);
+		KUNIT_EXPECT_TRUE_MSG(test, seen->stack_caller, "return %d", i);
+		KUNIT_EXPECT_FALSE_MSG(test, seen->stack_hook, "return %d", i);
+		KUNIT_EXPECT_PTR_EQ(test, seen->running, &kr->rp.kp);
+	}
+}
 
 /*
  * The entry data the entry_handler writes is what the return handler of
@@ -2076,6 +2221,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(kretprobe_refused_on_shadow_stack_paths),
 #endif
 	KUNIT_CASE_PARAM(kretprobe_entry_data_reaches_return, kpc_ret_target_gen_params),
+	KUNIT_CASE_PARAM(kretprobe_handler_sees_caller, kpc_ret_target_gen_params),
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	KUNIT_CASE_PARAM(kretprobe_exact_under_graph_on_all, kpc_ret_target_gen_params),
 #endif

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The function-graph backend of return probes (CONFIG_KRETPROBE_ON_FGRAPH,
- * x86-64 and arm64): no pool of instances and no trampoline of its own.
- * The instance of a call lives in the call's frame on the task's fgraph
- * shadow stack, and the return comes back through fgraph's
- * return_to_handler.
+ * x86-64 and arm64): no pool of instances.  The instance of a call lives
+ * in the call's frame on the task's fgraph shadow stack.  The return comes
+ * back through the return probes' own trampoline where the arch has one
+ * (CONFIG_HAVE_KRETPROBE_RETURN_HANDLER, x86-64: kretprobe_return_handler),
+ * else through fgraph's return_to_handler.
  *
  * Entry.  The kretprobe's kprobe stays what starts a call: a breakpoint,
  * or the call site when the function has one, with kretprobe_hit() as its
  * pre_handler, so enable, disable, aggregates, kprobes/list and
  * kprobe_running() are those of any kprobe.  The hit pushes a direct
- * frame (fgraph_direct_push_at()) for this kretprobe only, runs the
+ * frame for this kretprobe only (fgraph_direct_push_at(), or on x86-64
+ * the same push inline, with fgraph_frame.h), runs the
  * entry_handler on the instance inside it, then hooks the return address
  * where the kprobe found it: the word at the stack pointer on x86-64, the
  * link register of the saved frame on arm64.  Nothing here needs a call
@@ -38,14 +40,25 @@
  * return address (set at the return; NULL for the entry_handler), ->fp
  * the unwinders' key of the hooked slot; ->rcu and ->llist are unused.
  *
- * Return.  fgraph calls krp_return() with the frame still on the stack
- * and the registers of the return, whose instruction pointer fgraph set to
- * the real return address.  The handler gets a struct pt_regs: on x86-64
- * the return frame itself, completed where it lies (the registers it does
- * not save read 0; ax and dx are the return value and are restored
- * from it), on arm64 a per-CPU copy for each context level (x0-x8, fp,
- * lr, sp and pc; the rest 0; x0 is copied back).  instruction_pointer()
- * is the real return address, regs_return_value() the return value,
+ * Return on x86-64.  The hit hooks the return to kretprobe_return_handler
+ * (arch/x86/kernel/ftrace_64.S), which saves a whole struct pt_regs of the
+ * return, as 6.12's kretprobe trampoline did (every general register, the
+ * flags, the kernel segments, sp the stack after the return), and calls
+ * kretprobe_return().  That reads the top frame itself: for one of ours
+ * whose saved address is the real return address (the common frame) it
+ * puts that address into regs->ip and into the hooked slot, runs the
+ * handler with the frame still on the shadow stack (the instance is in
+ * it) and pops it, without a call into fgraph.c.  Any other top (a slot
+ * hooked twice, a frame of an earlier registration) goes through
+ * ftrace_return_to_handler() and krp_return(), the generic way below.
+ * Only ax and dx, the return value, go back from the pt_regs.
+ *
+ * Return elsewhere (arm64).  fgraph calls krp_return() with the frame
+ * still on the stack and the registers of the return, whose instruction
+ * pointer fgraph set to the real return address.  The handler gets a
+ * per-CPU copy of them for each context level (x0-x8, fp, lr, sp and pc;
+ * the rest 0; x0 is copied back).  On both, instruction_pointer() is the
+ * real return address, regs_return_value() the return value,
  * kprobe_running() the kretprobe's kprobe with KPROBE_HIT_ACTIVE.
  *
  * Counts.  There is no pool to run out of: maxactive is accepted (and
@@ -57,9 +70,12 @@
  * function runs with its kprobe current, so that hit is a missed hit of
  * that kprobe, counted by the kprobes core.
  *
- * Unwinders.  A hooked slot holds return_to_handler, which the x86 ORC
+ * Unwinders.  A hooked slot holds kretprobe_return_handler (x86-64) or
+ * return_to_handler, both listed by fgraph_is_hook(), which the x86 ORC
  * and arm64 unwinders translate with ftrace_graph_ret_addr() through the
- * frame's key; no return goes through __kretprobe_trampoline, so
+ * frame's key.  While a handler runs on x86-64 the slot holds the real
+ * return address already, so an unwind from the handler reads the caller
+ * there.  No return goes through __kretprobe_trampoline, so
  * kretprobe_find_ret_addr() never has anything to find.
  *
  * Lifetime and locking:
@@ -81,6 +97,7 @@
 
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/context_tracking.h>
 #include <linux/errno.h>
 #include <linux/ftrace.h>
 #include <linux/idr.h>
@@ -98,6 +115,7 @@
 
 #include "kretprobes_internal.h"
 #include "trace/fgraph_internal.h"
+#include "trace/fgraph_frame.h"
 
 /* Bits of an id that name the table slot; the rest is a generation. */
 #define KRP_SLOT_BITS		20
@@ -148,6 +166,14 @@ static unsigned int krp_bound;
 static unsigned long krp_gen;
 /* The direct fgraph user of every kretprobe. */
 static struct fgraph_ops krp_gops;
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
+/*
+ * The record key of krp_gops' registration, read when it registers: our
+ * frames end with this key and their size.  A frame of an earlier
+ * registration carries another key and returns the generic way.
+ */
+static unsigned long krp_rec_key;
+#endif
 
 #define krp_locked(p)	rcu_dereference_protected(p, lockdep_is_held(&krp_mutex))
 
@@ -186,13 +212,22 @@ static __always_inline unsigned long *krp_return_key(struct pt_regs *regs)
 /* ---- the handler's pt_regs at the return ------------------------------- */
 
 #ifdef arch_ftrace_get_pt_regs
-/* The return frame has the room of a pt_regs: complete it in place. */
+/*
+ * The return frame has the room of a pt_regs: complete it in place.  The
+ * frame of kretprobe_return_handler, which reaches here for a frame it
+ * does not pop itself, is a whole pt_regs already (cs set): as it is.
+ */
 static __always_inline struct pt_regs *krp_return_regs(struct ftrace_regs *fregs)
 {
-	return arch_ftrace_get_pt_regs(fregs);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	return regs ? regs : arch_ftrace_get_pt_regs(fregs);
 }
 
-/* What the handler changed is the frame's own; make it a frame again. */
+/*
+ * What the handler changed is the frame's own; make it a frame again
+ * (kretprobe_return_handler reads only ax and dx back: cs 0 is harmless).
+ */
 static __always_inline void krp_return_regs_done(struct ftrace_regs *fregs,
 						 struct pt_regs *regs)
 {
@@ -235,7 +270,8 @@ static __always_inline struct kretprobe_instance *krp_instance(unsigned long *da
 }
 
 /* The live binding of @id whose frames have @words words, or NULL. */
-static struct krp_binding *krp_find(unsigned long id, unsigned int words)
+static __always_inline struct krp_binding *krp_find(unsigned long id,
+						    unsigned int words)
 {
 	struct krp_table *table = rcu_dereference_check(krp_live,
 							rcu_read_lock_any_held());
@@ -250,7 +286,114 @@ static struct krp_binding *krp_find(unsigned long id, unsigned int words)
 	return b;
 }
 
-NOKPROBE_SYMBOL(krp_find);
+/*
+ * RCU watches this CPU, so the table may be read; preemption is disabled.
+ * Where the context-tracking state says so, one read of it as per-CPU
+ * data (one test of memory on x86-64), what rcu_is_watching() does
+ * behind a call.
+ */
+static __always_inline bool krp_rcu_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return raw_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
+#else
+	return rcu_is_watching();
+#endif
+}
+
+/*
+ * The kretprobe whose handler the return of a frame with @data (@words
+ * words) runs, or NULL: RCU not watching, the probe gone since or without
+ * a handler, or a kprobe running on this CPU (counted in nmissed).
+ * Preemption disabled.
+ */
+static __always_inline struct kretprobe *
+krp_return_probe(unsigned long *data, unsigned int words)
+{
+	struct krp_binding *b;
+	struct kretprobe *rp;
+
+	/* Without RCU watching no binding can be trusted: drop it. */
+	if (unlikely(!krp_rcu_watching()))
+		return NULL;
+	b = krp_find(data[0], words);
+	if (unlikely(!b))
+		return NULL;
+	rp = rcu_dereference_check(b->holder.rp, rcu_read_lock_any_held());
+	if (unlikely(!rp) || !rp->handler)
+		return NULL;
+	if (unlikely(kprobe_running())) {
+		rp->nmissed++;
+		return NULL;
+	}
+	return rp;
+}
+
+/* @rp's handler on @ri, with its kprobe current as in a kprobe handler. */
+static __always_inline void krp_call_handler(struct kretprobe *rp,
+					     struct kretprobe_instance *ri,
+					     struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	__this_cpu_write(current_kprobe, &rp->kp);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	rp->handler(ri, regs);
+	__this_cpu_write(current_kprobe, NULL);
+}
+
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
+/*
+ * Push the frame of @words data words of a call of @func whose return
+ * address is at @slot, unwinders' @key: fgraph_direct_push_at(), inline
+ * and with the record key read at registration.  A hit that found its
+ * kretprobe bound (kretprobe_hit()) runs inside krp_gops' registration:
+ * the fgraph user goes with the last binding, after the grace period
+ * that follows its detach.  @words is the binding's, checked when it was
+ * made.  The data goes to *@datap; false if nothing was pushed.  A flag,
+ * not the pointer: the kernel's compiler keeps a test of a computed
+ * pointer for NULL.
+ */
+static __always_inline bool krp_push(unsigned long func, unsigned long *slot,
+				     unsigned long *key, unsigned int words,
+				     unsigned long **datap)
+{
+	unsigned long *ws;
+	unsigned int top;
+
+	/* Not before the CPU has a kernel stack and a current of its own. */
+	if (unlikely((long)current_stack_pointer >= 0 ||
+		     fgraph_open_frame_below(key)))
+		return false;
+	top = __fgraph_push_direct_slot(READ_ONCE(krp_rec_key), func, slot,
+					key, words, &ws);
+	if (unlikely(!top))
+		return false;
+	*datap = &ws[top - 1 - words];
+	return true;
+}
+
+/* Hook the return of the frame just pushed at @slot to our trampoline. */
+static __always_inline void krp_hook(unsigned long *slot)
+{
+	*slot = (unsigned long)kretprobe_return_handler;
+}
+#else
+/* Push the frame of a call: fgraph_direct_push_at(). */
+static __always_inline bool krp_push(unsigned long func, unsigned long *slot,
+				     unsigned long *key, unsigned int words,
+				     unsigned long **datap)
+{
+	*datap = fgraph_direct_push_at(&krp_gops, func, slot, key, words);
+	return *datap;
+}
+
+/* Hook the return of the frame just pushed at @slot to fgraph's hook. */
+static __always_inline void krp_hook(unsigned long *slot)
+{
+	fgraph_direct_done_at(slot, true);
+}
+#endif
 
 /**
  * kretprobe_hit - the pre_handler of every return probe
@@ -279,9 +422,8 @@ int kretprobe_hit(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	b = container_of(rph, struct krp_binding, holder);
 
-	data = fgraph_direct_push_at(&krp_gops, (unsigned long)p->addr, slot,
-				     krp_return_key(regs), b->words);
-	if (unlikely(!data)) {
+	if (unlikely(!krp_push((unsigned long)p->addr, slot,
+			       krp_return_key(regs), b->words, &data))) {
 		rp->nmissed++;
 		return 0;
 	}
@@ -295,7 +437,7 @@ int kretprobe_hit(struct kprobe *p, struct pt_regs *regs)
 		fgraph_direct_done_at(slot, false);
 		return 0;
 	}
-	fgraph_direct_done_at(slot, true);
+	krp_hook(slot);
 	return 0;
 }
 
@@ -310,36 +452,106 @@ static void krp_return(unsigned long func, unsigned long *data,
 		       unsigned int words, struct ftrace_regs *fregs)
 {
 	struct kretprobe_instance *ri = krp_instance(data);
-	struct kprobe_ctlblk *kcb;
-	struct krp_binding *b;
 	struct kretprobe *rp;
 	struct pt_regs *regs;
 
-	/* Without RCU watching no binding can be trusted: drop it. */
-	if (unlikely(!rcu_is_watching()))
+	rp = krp_return_probe(data, words);
+	if (!rp)
 		return;
-	b = krp_find(data[0], words);
-	if (unlikely(!b))
-		return;
-	rp = rcu_dereference_check(b->holder.rp, rcu_read_lock_any_held());
-	if (unlikely(!rp) || !rp->handler)
-		return;
-	if (unlikely(kprobe_running())) {
-		rp->nmissed++;
-		return;
-	}
-
 	ri->ret_addr = (kprobe_opcode_t *)ftrace_regs_get_instruction_pointer(fregs);
 	regs = krp_return_regs(fregs);
-	kcb = get_kprobe_ctlblk();
-	__this_cpu_write(current_kprobe, &rp->kp);
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	rp->handler(ri, regs);
-	__this_cpu_write(current_kprobe, NULL);
+	krp_call_handler(rp, ri, regs);
 	krp_return_regs_done(fregs, regs);
 }
 
 NOKPROBE_SYMBOL(krp_return);
+
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
+/* kretprobe_return_handler's registers as fgraph's return path takes them. */
+static __always_inline struct ftrace_regs *krp_fregs(struct pt_regs *regs)
+{
+	return (struct ftrace_regs *)container_of(regs, struct __arch_ftrace_regs,
+						  regs);
+}
+
+/**
+ * kretprobe_return - the return of a call kretprobe_hit() hooked
+ * @regs: the registers kretprobe_return_handler saved (ip 0); the hooked
+ *	  return-address slot is the word right above them
+ *
+ * The top frame of the task's shadow stack is the one kretprobe_hit()
+ * pushed for this call: frames pushed since have been popped.  The common
+ * frame (ours, of this registration, with the real return address saved)
+ * is read here: its address goes into regs->ip and into the slot, so an
+ * unwind from the handler reads the caller there; the handler runs with
+ * the frame still on the shadow stack, where its instance and entry data
+ * are, and then the frame is popped.  Any other top goes to
+ * ftrace_return_to_handler(), which handles it as the generic return path
+ * does (a slot hooked twice, a frame of an earlier registration, a
+ * corrupt stack) and calls krp_return() for a frame of ours; what it
+ * returns goes into the slot.  kretprobe_return_handler returns through
+ * the slot.
+ *
+ * Context: kretprobe_return_handler, any context.
+ */
+__visible void kretprobe_return(struct pt_regs *regs)
+{
+	unsigned long *slot = (unsigned long *)(regs + 1);
+	struct task_struct *t = current;
+	unsigned long *ws = t->ret_stack;
+	unsigned int state = READ_ONCE(t->curr_ret_stack);
+	unsigned int base = fg_base(state), top = fg_top(state);
+	/* The data words, if the top frame holds one record. */
+	unsigned int words = top - base - (FGRAPH_FRAME_MIN + 1);
+	struct kretprobe_instance *ri;
+	unsigned long *f, link, ret;
+	struct kretprobe *rp;
+
+	/*
+	 * Every word of such a frame in the page: its top, and data a frame
+	 * may hold below it.  A base among the task vars only reads words
+	 * of the page, and no such frame passes the link and record tests.
+	 */
+	if (unlikely(!ws || top > FGRAPH_STACK_WORDS ||
+		     words - 1 >= FGRAPH_DIRECT_MAX_WORDS))
+		goto general;
+	f = &ws[base];
+	link = f[FGRAPH_HDR_WORDS];
+	/*
+	 * A direct frame whose link names a state with its top at our base
+	 * (the link's bits above the state's are FG_LINK_DIRECT alone), and
+	 * one record of ours covering exactly the data.
+	 */
+	if (unlikely(link >> FG_TOP_SHIFT !=
+		     base + (FG_LINK_DIRECT >> FG_TOP_SHIFT) ||
+		     ws[top - 1] != (READ_ONCE(krp_rec_key) |
+				     (unsigned long)words << FG_REC_SIZE_SHIFT)))
+		goto general;
+	ret = fg_hdr(ws, base)->ret;
+	/* Hooked twice (the other hook's frame is below ours): rare. */
+	if (unlikely(fgraph_is_hook(ret)))
+		goto general;
+
+	regs->ip = ret;
+	*slot = ret;
+	preempt_disable_notrace();
+	rp = krp_return_probe(&f[FGRAPH_HDR_WORDS + 1], words);
+	if (rp) {
+		ri = krp_instance(&f[FGRAPH_HDR_WORDS + 1]);
+		ri->ret_addr = (kprobe_opcode_t *)ret;
+		krp_call_handler(rp, ri, regs);
+	}
+	preempt_enable_notrace();
+	/* Pop: back to the state the link saved. */
+	barrier();
+	WRITE_ONCE(t->curr_ret_stack, link & ~FG_LINK_DIRECT);
+	return;
+general:
+	*slot = ftrace_return_to_handler(krp_fregs(regs));
+}
+
+NOKPROBE_SYMBOL(kretprobe_return);
+#endif
 
 /* ---- registration ------------------------------------------------------- */
 
@@ -411,6 +623,10 @@ int kretprobe_pool_create(struct kretprobe *rp)
 		ret = register_fgraph_direct(&krp_gops, krp_return);
 		if (ret)
 			goto out_slot;
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
+		/* Before any kprobe of ours is armed with it. */
+		WRITE_ONCE(krp_rec_key, fgraph_direct_key(&krp_gops));
+#endif
 	}
 	krp_bound++;
 	b->id = (++krp_gen << KRP_SLOT_BITS) | slot;

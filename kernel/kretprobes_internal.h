@@ -31,6 +31,15 @@ int kretprobe_hit(struct kprobe *p, struct pt_regs *regs);
 int kretprobe_pool_create(struct kretprobe *rp);
 void kretprobe_pool_detach(struct kretprobe *rp);
 void kretprobe_pool_release(struct kretprobe *rp);
+#if defined(CONFIG_KRETPROBE_ON_FGRAPH) && \
+	defined(CONFIG_HAVE_KRETPROBE_RETURN_HANDLER)
+/*
+ * kretprobes_fgraph.c: the C half of the arch's kretprobe_return_handler,
+ * called with the pt_regs it built for a hooked return.  Bound at link
+ * time: an entry point of the layering (workbench/layers.list).
+ */
+void kretprobe_return(struct pt_regs *regs);
+#endif
 #else
 static inline bool kprobe_is_retprobe(struct kprobe *p)
 {

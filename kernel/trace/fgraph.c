@@ -77,11 +77,11 @@
  * return path then reports the address saved below it.
  *
  * A direct user may also push inline and hook the return to a trampoline
- * of its own (fprobe on x86-64, fgraph_frame.h): its frames are ordinary
- * direct frames, popped by its own return code.  Every such trampoline is
- * permanent text listed in fgraph_is_hook(), which the unwinder lookup and
- * the real-return search use, so a pending frame is translated correctly
- * even after its user left.
+ * of its own (fprobe and return probes on x86-64, fgraph_frame.h): its
+ * frames are ordinary direct frames, popped by its own return code.
+ * Every such trampoline is permanent text listed in fgraph_is_hook(),
+ * which the unwinder lookup and the real-return search use, so a pending
+ * frame is translated correctly even after its user left.
  *
  * Files: this one holds what a traced call and its return run through
  * (entry, return, direct frames, per-call data), the walks of a task's
@@ -521,32 +521,6 @@ void fgraph_direct_done(struct ftrace_regs *fregs, bool hook)
 
 NOKPROBE_SYMBOL(fgraph_direct_done);
 
-/*
- * Is current's top frame that of a function entered after the one whose
- * return @key names, and still running?  Its key is then deeper on the
- * same kernel stack (x86-64: the return slot; arm64: the frame pointer at
- * entry; both stacks grow down).  A frame pushed for @key above it would
- * be popped by that function's return, which would then resume @key's
- * caller with its own registers: a traced function between a probed
- * entry and a kprobe handler's push, whose return the function graph
- * tracer hooked.  Frames on another stack (an interrupted context) are
- * below any of an interrupt's and are left alone.
- */
-static bool fg_open_frame_below(unsigned long *key)
-{
-	unsigned long *ws = fg_stack_of(current), *prev;
-	unsigned long state;
-
-	if (!ws)
-		return false;
-	state = READ_ONCE(current->curr_ret_stack);
-	if (!fg_top(state))
-		return false;
-	prev = fg_hdr(ws, fg_base(state))->retp;
-	return prev < key &&
-	       ((unsigned long)prev ^ (unsigned long)key) < THREAD_SIZE;
-}
-
 /**
  * fgraph_direct_push_at - fgraph_direct_push() without the call's fregs
  * @gops: a user registered with register_fgraph_direct()
@@ -586,7 +560,7 @@ unsigned long *fgraph_direct_push_at(struct fgraph_ops *gops,
 	if (unlikely((long)current_stack_pointer >= 0))
 		return NULL;
 	rkey = direct_user_key(gops);
-	if (unlikely(!rkey || fg_open_frame_below(key)))
+	if (unlikely(!rkey || fgraph_open_frame_below(key)))
 		return NULL;
 	top = __fgraph_push_direct_slot(rkey, func, slot, key, words, &ws);
 	return top ? &ws[top - 1 - words] : NULL;
@@ -870,10 +844,10 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
  * @ret: a return address found on the stack
  * @retp: where it was found
  *
- * If @ret is a return hook (return_to_handler, or fprobe's own on x86-64:
- * fgraph_is_hook()), finds the frame that saved the slot @retp and gives
- * the address the slot held.  Frames whose saved address is a hook itself
- * (a slot hooked twice) are passed over.
+ * If @ret is a return hook (return_to_handler, or fprobe's or the return
+ * probes' own on x86-64: fgraph_is_hook()), finds the frame that saved the
+ * slot @retp and gives the address the slot held.  Frames whose saved
+ * address is a hook itself (a slot hooked twice) are passed over.
  * @idx remembers where the walk stopped, so that unwinding the real stack
  * from the top down visits every frame once.
  *

@@ -4,11 +4,13 @@
  * headers, links and record words (the rules are at the top of
  * kernel/trace/fgraph.c), and the inline push and pop of direct frames.
  *
- * Private to kernel/trace/: fgraph.c owns the stacks; a direct user with
- * a return trampoline of its own (fprobe on x86-64) pushes and pops its
- * frames with the helpers at the end of this file, on its hot path,
- * without a call into fgraph.c.  Such a frame is an ordinary direct frame:
- * walkers, unwinders and the generic return path all read it as one.
+ * Private to kernel/trace/ and the return probes (kernel/kretprobes_fgraph.c;
+ * the KUnit suites use fgraph_is_hook()): fgraph.c owns the stacks; a
+ * direct user with a return trampoline of its own (x86-64: fprobe, return
+ * probes) pushes and pops its frames with the helpers at the end of this
+ * file, on its hot path, without a call into fgraph.c.  Such a frame is
+ * an ordinary direct frame: walkers, unwinders and the generic return
+ * path all read it as one.
  */
 #ifndef _KERNEL_TRACE_FGRAPH_FRAME_H
 #define _KERNEL_TRACE_FGRAPH_FRAME_H
@@ -145,13 +147,19 @@ extern bool fgraph_killed;
 
 /*
  * The return trampolines a hooked return-address slot may hold:
- * return_to_handler, and on x86-64 fprobe's own (fprobe_return_handler,
- * which pops fprobe's direct frames without fgraph's dispatch).  Both are
- * permanent text, so an unwinder translates either at any time.
+ * return_to_handler, and on x86-64 fprobe's and the return probes' own
+ * (fprobe_return_handler and kretprobe_return_handler, which pop their
+ * users' direct frames without fgraph's dispatch).  All are permanent
+ * text, so an unwinder translates any of them at any time.
  */
 #if defined(CONFIG_HAVE_FPROBE_RETURN_HANDLER) && defined(CONFIG_FPROBE)
 # define FGRAPH_HAVE_FPROBE_HANDLER
 void fprobe_return_handler(void);
+#endif
+#if defined(CONFIG_HAVE_KRETPROBE_RETURN_HANDLER) && \
+	defined(CONFIG_KRETPROBE_ON_FGRAPH)
+# define FGRAPH_HAVE_KRETPROBE_HANDLER
+void kretprobe_return_handler(void);
 #endif
 
 static __always_inline bool fgraph_is_hook(unsigned long addr)
@@ -160,6 +168,10 @@ static __always_inline bool fgraph_is_hook(unsigned long addr)
 		return true;
 #ifdef FGRAPH_HAVE_FPROBE_HANDLER
 	if (addr == (unsigned long)fprobe_return_handler)
+		return true;
+#endif
+#ifdef FGRAPH_HAVE_KRETPROBE_HANDLER
+	if (addr == (unsigned long)kretprobe_return_handler)
 		return true;
 #endif
 	return false;
@@ -234,6 +246,38 @@ __fgraph_push_direct_slot(unsigned long key, unsigned long func,
 	WRITE_ONCE(t->curr_ret_stack, fg_state(top, base));
 	*wsp = ws;
 	return top;
+}
+
+/*
+ * fgraph_open_frame_below - is current's top frame that of a function
+ * entered after the one whose return @key names, and still running?
+ * @key: the key of a return about to be hooked (see
+ *	 __fgraph_push_direct_slot())
+ *
+ * Its key is then deeper on the same kernel stack (x86-64: the return
+ * slot; arm64: the frame pointer at entry; both stacks grow down).  A
+ * frame pushed for @key above it would be popped by that function's
+ * return, which would then resume @key's caller with its own registers: a
+ * traced function between a probed entry and a kprobe handler's push,
+ * whose return the function graph tracer hooked.  Frames on another stack
+ * (an interrupted context) are below any of an interrupt's and are left
+ * alone.  For a push from a kprobe handler (fgraph_direct_push_at(), the
+ * return probes' inline push), before the push.
+ */
+static __always_inline bool fgraph_open_frame_below(unsigned long *key)
+{
+	unsigned long *ws = fg_stack_of(current), *prev;
+	unsigned int state;
+
+	if (!ws)
+		return false;
+	state = READ_ONCE(current->curr_ret_stack);
+	/* An empty stack (or none set up yet) has no frame. */
+	if (fg_base(state) < FGRAPH_FIRST_WORD)
+		return false;
+	prev = fg_hdr(ws, fg_base(state))->retp;
+	return prev < key &&
+	       ((unsigned long)prev ^ (unsigned long)key) < THREAD_SIZE;
 }
 
 /*

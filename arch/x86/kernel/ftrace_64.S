@@ -486,4 +486,64 @@ fh_return_trampoline return_to_handler, ftrace_return_to_handler
  */
 fh_return_trampoline fprobe_return_handler, fprobe_return, 1
 #endif
+
+#if defined(CONFIG_KRETPROBE_ON_FGRAPH) && \
+	defined(CONFIG_HAVE_KRETPROBE_RETURN_HANDLER)
+/*
+ * Return probes': kretprobe_hit() (kernel/kretprobes_fgraph.c) pushed the
+ * call's direct frame and hooked the return here.  Handlers get a struct
+ * pt_regs, as 6.12's kretprobe trampoline gave them: every general
+ * register as the function returned it, the flags, the kernel segments,
+ * orig_ax -1 and sp the stack after the return; ip starts at 0 and
+ * kretprobe_return() sets it to the real return address before the
+ * handler runs.  kretprobe_return() also pops the frame and puts the real
+ * return address into the slot above the registers itself, so no store
+ * of what it returns is done here.  Only ax and dx are loaded back, the
+ * return value a handler may change: the call kept the callee-saved
+ * registers, and the others mean nothing at a return.  The frame is built
+ * by pushes, from ss down to r15, right below the slot.
+ */
+SYM_CODE_START(kretprobe_return_handler)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	/* The slot again, hooked, for an unwind until the C half rewrites it. */
+	pushq	$kretprobe_return_handler
+	UNWIND_HINT_FUNC
+	pushq	$__KERNEL_DS
+	/* sp: 16 below the stack after the return until fixed below */
+	pushq	%rsp
+	pushfq
+	pushq	$__KERNEL_CS
+	/* ip */
+	pushq	$0
+	/* orig_ax */
+	pushq	$-1
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	addq	$16, RSP(%rsp)
+	movq	%rsp, %rdi
+	call	kretprobe_return
+	movq	RDX(%rsp), %rdx
+	movq	RAX(%rsp), %rax
+	addq	$FRAME_SIZE, %rsp
+	/* The pushes of callee-saved registers were saves to objtool: none changed. */
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(kretprobe_return_handler)
+/* A return probe on it would hook a word that is no return address. */
+_ASM_NOKPROBE(kretprobe_return_handler)
+#endif
 #endif
