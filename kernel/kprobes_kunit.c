@@ -22,7 +22,9 @@
  * kpc_recurse() have call sites when the function tracer is on (kernel/
  * is built with them); kpc_plain() and kpc_sleeper() are notrace, so a
  * probe on their entry is a breakpoint, as is one in the middle of
- * kpc_target().  kpc_forbidden() is on the kprobe blacklist.
+ * kpc_target().  kpc_forbidden() is on the kprobe blacklist, and so are
+ * kpc_kprobes_text() and kpc_noinstr() by their sections.
+ * kpc_init_target() is init text, never called.
  *
  * Every kprobe of the suite has a post_handler, so none is ever optimized
  * and each unregistration takes its probe out of the hash table at once.
@@ -211,6 +213,28 @@ static noinline long kpc_forbidden(long x)
 }
 
 NOKPROBE_SYMBOL(kpc_forbidden);
+
+/* In .kprobes.text, which the blacklist holds whole. */
+static noinline long __kprobes kpc_kprobes_text(long x)
+{
+	return x * 15 + 6;
+}
+
+/* In .noinstr.text, which the blacklist holds whole too. */
+static noinstr long kpc_noinstr(long x)
+{
+	return x * 17 + 3;
+}
+
+/*
+ * In .init.text, untraced: the probe on its entry is a breakpoint, which
+ * kprobe_free_init_mem() marks GONE.  Never called; the cases find it by
+ * name, so that no code outside .init.text refers to it.
+ */
+static int __init __used notrace kpc_init_target(int x)
+{
+	return x * 19 + 5;
+}
 
 /*
  * The batch cases' targets: KPC_BATCH_HALF functions with a call site
@@ -705,6 +729,12 @@ enum kpc_refused_at {
 	KPC_AT_BLACKLISTED,	/* kpc_forbidden() by name */
 	KPC_AT_BLACKLISTED_ADDR, /* kpc_forbidden() by address */
 	KPC_AT_DATA,		/* a variable */
+	KPC_AT_KPROBES_TEXT,	/* kpc_kprobes_text(), in .kprobes.text */
+	KPC_AT_NOINSTR,		/* kpc_noinstr(), in .noinstr.text */
+	KPC_AT_ENTRY_TEXT,	/* the arch's system call or exception entry */
+	KPC_AT_ARCH_LISTED,	/* another range the arch blacklists */
+	KPC_AT_HIT_PATH,	/* what a hit runs of the core (kprobes_hit.c) */
+	KPC_AT_FREED_INIT,	/* kpc_init_target() once init text is freed */
 };
 
 struct kpc_refusal {
@@ -720,9 +750,30 @@ static const struct kpc_refusal kpc_refusals[] = {
 	{ "blacklisted symbol", KPC_AT_BLACKLISTED },
 	{ "blacklisted address", KPC_AT_BLACKLISTED_ADDR },
 	{ "variable", KPC_AT_DATA },
+	{ ".kprobes.text", KPC_AT_KPROBES_TEXT },
+	{ "noinstr", KPC_AT_NOINSTR },
+	{ "entry text", KPC_AT_ENTRY_TEXT },
+	{ "arch blacklist", KPC_AT_ARCH_LISTED },
+	{ "hit path", KPC_AT_HIT_PATH },
+	{ "freed init text", KPC_AT_FREED_INIT },
 };
 
 KUNIT_ARRAY_PARAM_DESC(kpc_refusal, kpc_refusals, desc);
+
+/*
+ * The symbol of x86-64 or of arm64, whichever this is; elsewhere the case
+ * skips.
+ */
+static const char *kpc_arch_sym(struct kunit *test, const char *x86_64,
+				const char *arm64)
+{
+	if (IS_ENABLED(CONFIG_X86_64))
+		return x86_64;
+	if (IS_ENABLED(CONFIG_ARM64))
+		return arm64;
+	kunit_skip(test, "no symbol of this arch is known here");
+	return NULL;
+}
 
 /* Set @kp up as @at says; return the errno registering it must give. */
 static int kpc_refusal_setup(struct kunit *test, struct kprobe *kp,
@@ -758,6 +809,34 @@ static int kpc_refusal_setup(struct kunit *test, struct kprobe *kp,
 		kp->addr = (kprobe_opcode_t *)&kpc_data_word;
 		/* Only KALLSYMS_ALL knows a variable's symbol; then it is not text. */
 		return IS_ENABLED(CONFIG_KALLSYMS_ALL) ? -EINVAL : -ENOENT;
+	case KPC_AT_KPROBES_TEXT:
+		kp->addr = (kprobe_opcode_t *)kpc_kprobes_text;
+		return -EINVAL;
+	case KPC_AT_NOINSTR:
+		kp->addr = (kprobe_opcode_t *)kpc_noinstr;
+		return -EINVAL;
+	case KPC_AT_ENTRY_TEXT:
+		/* Both in .entry.text, which the arch blacklists whole. */
+		kp->symbol_name = kpc_arch_sym(test, "entry_SYSCALL_64", "vectors");
+		return -EINVAL;
+	case KPC_AT_ARCH_LISTED:
+		/*
+		 * x86-64 lists its entry text alone: the int3 exception's
+		 * entry is there.  arm64 lists the EL2 stub too.
+		 */
+		kp->symbol_name = kpc_arch_sym(test, "asm_exc_int3", "__hyp_stub_vectors");
+		return -EINVAL;
+	case KPC_AT_HIT_PATH:
+		/* A probe there would be hit from inside every hit. */
+		kp->addr = (kprobe_opcode_t *)kprobes_inc_nmissed_count;
+		return -EINVAL;
+	case KPC_AT_FREED_INIT:
+		/* The built-in run comes before the free: a later run tests it. */
+		if (system_state < SYSTEM_FREEING_INITMEM)
+			kunit_skip(test, "the init text is not freed yet");
+		/* Its name outlives it; its address is no text any more. */
+		kp->symbol_name = "kpc_init_target";
+		return -EINVAL;
 	}
 	return 0;
 }
