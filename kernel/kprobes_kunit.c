@@ -6,8 +6,10 @@
  * run, several probes on one address, a pre_handler that sends the call
  * elsewhere, hits that count as missed, kretprobes and their entry data,
  * the register_kprobes() arrays (all or nothing, and batches of many
- * call-site and breakpoint probes that each run once per call) and the
- * lines of kprobes/list in debugfs.
+ * call-site and breakpoint probes that each run once per call), the
+ * debugfs files (the lines of kprobes/list, GONE and OPTIMIZED ones too,
+ * those of kprobes/blacklist, and kprobes/enabled disarming everything)
+ * and the debug.kprobes-optimization sysctl.
  *
  * It passes on 6.12's kernel/kprobes.c, and a core that replaces it must
  * pass it too.  lib/test_kprobes.c (KPROBES_SANITY_TEST) checks that the
@@ -27,7 +29,8 @@
  * kpc_init_target() is init text, never called.
  *
  * Every kprobe of the suite has a post_handler, so none is ever optimized
- * and each unregistration takes its probe out of the hash table at once.
+ * and each unregistration takes its probe out of the hash table at once;
+ * only the jump optimization cases, on kpc_jumpable(), leave it out.
  * What get_kprobe() finds for a lone probe is the probe itself or, where
  * the arch could have optimized it, a probe standing for it alone: the
  * cases accept either (kpc_alone_at()) and check that kprobe_running() in
@@ -57,14 +60,18 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
+#include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <asm/sections.h>
 #ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
 #include <asm/trace_kunit.h>
 #endif
@@ -105,6 +112,8 @@
 /* Room for kprobes/list and for one line of it. */
 #define KPC_LIST_SIZE		(16 * 1024)
 #define KPC_LINE_LEN		192
+/* Room for kprobes/blacklist. */
+#define KPC_BLACKLIST_SIZE	(256 * 1024)
 /* kpc_sleeper() with this bit waits for kpc_unpark before it sleeps. */
 #define KPC_PARK		0x100
 
@@ -631,47 +640,84 @@ static ssize_t kpc_read_all(struct file *file, char *buf, size_t size)
 }
 
 /*
- * Read kprobes/list through a mount of our own: built-in KUnit runs
- * before user space has mounted anything.
+ * A file of a file system of our own mounting: built-in KUnit runs before
+ * user space has mounted anything.
  */
-static ssize_t kpc_read_list(char *buf, size_t size)
+struct kpc_file {
+	struct vfsmount	*mnt;
+	struct file	*file;
+};
+
+/* Open @path in a fresh mount of the file system @fs; 0 or an errno. */
+static int kpc_file_open(struct kpc_file *f, const char *fs, const char *path,
+			 int flags)
 {
-	struct file_system_type *type = get_fs_type("debugfs");
-	struct vfsmount *mnt;
-	struct file *file;
-	ssize_t len;
+	struct file_system_type *type = get_fs_type(fs);
 
 	if (!type)
 		return -ENODEV;
-	mnt = kern_mount(type);
+	f->mnt = kern_mount(type);
 	put_filesystem(type);
-	if (IS_ERR(mnt))
-		return PTR_ERR(mnt);
-	file = file_open_root_mnt(mnt, "kprobes/list", O_RDONLY, 0);
-	if (IS_ERR(file)) {
-		len = PTR_ERR(file);
-	} else {
-		len = kpc_read_all(file, buf, size);
-		fput(file);
+	if (IS_ERR(f->mnt))
+		return PTR_ERR(f->mnt);
+	f->file = file_open_root_mnt(f->mnt, path, flags, 0);
+	if (IS_ERR(f->file)) {
+		kern_unmount(f->mnt);
+		return PTR_ERR(f->file);
 	}
-	kern_unmount(mnt);
+	return 0;
+}
+
+static void kpc_file_close(struct kpc_file *f)
+{
+	fput(f->file);
+	kern_unmount(f->mnt);
+}
+
+/* All of @path in a mount of @fs into @buf: its length, or an errno. */
+static ssize_t kpc_read_file(const char *fs, const char *path, char *buf,
+			     size_t size)
+{
+	struct kpc_file f;
+	ssize_t len;
+
+	len = kpc_file_open(&f, fs, path, O_RDONLY);
+	if (len)
+		return len;
+	len = kpc_read_all(f.file, buf, size);
+	kpc_file_close(&f);
 	return len;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(kpc_kvfree, kvfree, const void *);
+
+/*
+ * A buffer of @size with debugfs file @path in it (@buf, or a new one),
+ * or a skip where there is no such file.
+ */
+static char *kpc_debugfs_text(struct kunit *test, const char *path, char *buf,
+			      size_t size)
+{
+	ssize_t len;
+
+	if (!buf) {
+		buf = kvzalloc(size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, buf);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_kvfree, buf), 0);
+	}
+	len = kpc_read_file("debugfs", path, buf, size);
+	if (len == -ENODEV || len == -EPERM || len == -ENOENT)
+		kunit_skip(test, "no debugfs %s here (%zd)", path, len);
+	KUNIT_ASSERT_GE(test, len, 0);
+	/* Nothing may be cut off. */
+	KUNIT_ASSERT_LT_MSG(test, len, (ssize_t)size - 1, "%s is too long", path);
+	return buf;
 }
 
 /* A buffer with kprobes/list in it, or a skip where there is none. */
 static char *kpc_list(struct kunit *test, char *buf)
 {
-	ssize_t len;
-
-	if (!buf) {
-		buf = kunit_kzalloc(test, KPC_LIST_SIZE, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, buf);
-	}
-	len = kpc_read_list(buf, KPC_LIST_SIZE);
-	if (len == -ENODEV || len == -EPERM || len == -ENOENT)
-		kunit_skip(test, "no debugfs kprobes/list here (%zd)", len);
-	KUNIT_ASSERT_GE(test, len, 0);
-	return buf;
+	return kpc_debugfs_text(test, "kprobes/list", buf, KPC_LIST_SIZE);
 }
 
 /* How many lines of @list are @line, which ends in a newline. */
@@ -716,7 +762,76 @@ static void kpc_expect_listed(struct kunit *test, const char *list,
 			      const char *line, int times)
 {
 	KUNIT_EXPECT_EQ_MSG(test, kpc_count_line(list, line), times,
-			    "kprobes/list line: %s", line);
+			    "line of a kprobes file: %s", line);
+}
+
+/* The line after the one at @s, or the end of the text. */
+static const char *kpc_next_line(const char *s)
+{
+	s = strchrnul(s, '\n');
+	return *s ? s + 1 : s;
+}
+
+/*
+ * Whether @s starts with an address as the kprobes files show one: as
+ * many hex digits as a pointer has; its value goes to *@val.
+ */
+static bool kpc_hex_digits(const char *s, unsigned long *val)
+{
+	char digits[2 * sizeof(void *) + 1];
+	unsigned int i;
+
+	for (i = 0; i < 2 * sizeof(void *); i++) {
+		if (!isxdigit(s[i]))
+			return false;
+		digits[i] = s[i];
+	}
+	digits[i] = '\0';
+	return !kstrtoul(digits, 16, val);
+}
+
+/* The same with "0x" before the digits, as kprobes/blacklist has it. */
+static bool kpc_hex_addr(const char *s, unsigned long *val)
+{
+	return s[0] == '0' && s[1] == 'x' && kpc_hex_digits(s + 2, val);
+}
+
+/* Whether the line at @s is "0xSTART-0xEND\tSYMBOL" with START <= END. */
+static bool kpc_blacklist_line_ok(const char *s)
+{
+	const int width = 2 + 2 * sizeof(void *);
+	unsigned long start, end;
+
+	if (!kpc_hex_addr(s, &start) || s[width] != '-' ||
+	    !kpc_hex_addr(s + width + 1, &end) || s[2 * width + 1] != '\t')
+		return false;
+	s += 2 * width + 2;
+	return start <= end && *s && !isspace(*s);
+}
+
+/*
+ * The line kprobes/blacklist has for the function @fn: its range as
+ * kallsyms sizes it (zeros for a reader who may not see addresses) and
+ * the symbol kallsyms names its start by.
+ */
+static char *kpc_range_line(struct kunit *test, void *fn)
+{
+	unsigned long start = (unsigned long)fn, end, size = 0, offset = 0;
+	char *line;
+
+	line = kunit_kzalloc(test, KPC_LINE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &offset));
+	KUNIT_ASSERT_EQ(test, offset, 0);
+	end = start + size;
+	if (!kallsyms_show_value(current_cred())) {
+		start = 0;
+		end = 0;
+	}
+	snprintf(line, KPC_LINE_LEN, "0x%0*lx-0x%0*lx\t%ps\n",
+		 (int)(2 * sizeof(void *)), start, (int)(2 * sizeof(void *)),
+		 end, fn);
+	return line;
 }
 
 /* ---- kprobe cases ------------------------------------------------------- */
@@ -1534,6 +1649,209 @@ static void debugfs_list_shows_each_probe(struct kunit *test)
 					       site), 1);
 }
 
+/*
+ * kprobes/blacklist: one "0xSTART-0xEND\tSYMBOL" line per blacklisted
+ * function, every address as wide as a pointer, the range that of the
+ * function as kallsyms sizes it.  A NOKPROBE_SYMBOL(), a function of
+ * .kprobes.text and one of .noinstr.text each have exactly one line; a
+ * function that may be probed has none.
+ */
+static void debugfs_blacklist_lists_ranges(struct kunit *test)
+{
+	void *listed[] = { kpc_forbidden, kpc_kprobes_text, kpc_noinstr };
+	int lines = 0, bad = 0;
+	unsigned int i;
+	const char *s;
+	char *list;
+
+	list = kpc_debugfs_text(test, "kprobes/blacklist", NULL, KPC_BLACKLIST_SIZE);
+	for (s = list; *s; s = kpc_next_line(s)) {
+		lines++;
+		if (kpc_blacklist_line_ok(s))
+			continue;
+		if (!bad++)
+			KUNIT_FAIL(test, "kprobes/blacklist line %d: %.*s", lines,
+				   (int)(strchrnul(s, '\n') - s), s);
+	}
+	KUNIT_EXPECT_GE(test, lines, (int)ARRAY_SIZE(listed));
+	KUNIT_EXPECT_EQ(test, bad, 0);
+
+	for (i = 0; i < ARRAY_SIZE(listed); i++)
+		kpc_expect_listed(test, list, kpc_range_line(test, listed[i]), 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(list, "\tkpc_forbidden\n"));
+	KUNIT_EXPECT_NULL(test, strstr(list, "\tkpc_target\n"));
+}
+
+static void kpc_file_close_action(void *arg)
+{
+	kpc_file_close(arg);
+}
+
+/* A page of user memory: kprobes/enabled reads and writes nothing else. */
+static char __user *kpc_user_page(struct kunit *test)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_TRUE_MSG(test, addr && !IS_ERR_VALUE(addr),
+			      "no user memory (%ld)", (long)addr);
+	return (char __user *)addr;
+}
+
+/* What write(2) of @val to @file from @ubuf returns. */
+static ssize_t kpc_user_write(struct file *file, char __user *ubuf,
+			      const char *val)
+{
+	size_t len = strlen(val);
+	loff_t pos = 0;
+
+	if (copy_to_user(ubuf, val, len))
+		return -EFAULT;
+	return vfs_write(file, ubuf, len, &pos);
+}
+
+/* The digit kprobes/enabled reads, if it reads a digit and a newline. */
+static char kpc_enabled_state(struct file *file, char __user *ubuf)
+{
+	loff_t pos = 0;
+	char got[2];
+
+	if (vfs_read(file, ubuf, 4, &pos) != 2 ||
+	    copy_from_user(got, ubuf, sizeof(got)) || got[1] != '\n')
+		return '?';
+	return got[0];
+}
+
+/*
+ * Writing 0 to kprobes/enabled disarms every probe without disabling any:
+ * none runs, each keeps its own state, the file reads 0, and a word that
+ * is no boolean is refused.  Writing 1 arms them again, a call site and a
+ * breakpoint alike, and a disabled probe stays off.  The file is read and
+ * written from user memory, as a user does.
+ */
+static void debugfs_enabled_disarms_and_rearms_all(struct kunit *test)
+{
+	char __user *ubuf = kpc_user_page(test);
+	struct kpc_probe *entry, *mid, *off;
+	struct kpc_file *f;
+	int ret;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	ret = kpc_file_open(f, "debugfs", "kprobes/enabled", O_RDWR);
+	if (ret == -ENODEV || ret == -EPERM || ret == -ENOENT)
+		kunit_skip(test, "no debugfs kprobes/enabled here (%d)", ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_file_close_action, f), 0);
+	KUNIT_ASSERT_EQ(test, kpc_enabled_state(f->file, ubuf), '1');
+
+	entry = kpc_new(test, 'E', "kpc_target", 0);
+	mid = kpc_new(test, 'M', "kpc_target", kpc_mid_offset(test));
+	off = kpc_new(test, 'O', "kpc_plain", 0);
+	off->kp.flags = KPROBE_FLAG_DISABLED;
+	kpc_register(test, entry);
+	kpc_register(test, mid);
+	kpc_register(test, off);
+#ifdef KPC_HAS_ARM_ALL
+	/* Should the write of 1 below fail, nothing stays disarmed. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_arm_all_action, NULL), 0);
+#endif
+	kpc_fn(target)(1);
+	KUNIT_EXPECT_STREQ(test, kpc_log, "EeMm");
+
+	/* Expectations only from here to the write of 1: none ends the case. */
+	KUNIT_EXPECT_EQ(test, kpc_user_write(f->file, ubuf, "0\n"), 2);
+	KUNIT_EXPECT_EQ(test, kpc_enabled_state(f->file, ubuf), '0');
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(2), KPC_TARGET(2));
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(2), KPC_PLAIN(2));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "EeMm");
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&entry->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_disabled(&mid->kp));
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&off->kp));
+	KUNIT_EXPECT_EQ(test, kpc_user_write(f->file, ubuf, "maybe\n"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kpc_enabled_state(f->file, ubuf), '0');
+	KUNIT_EXPECT_EQ(test, kpc_user_write(f->file, ubuf, "1\n"), 2);
+
+	KUNIT_EXPECT_EQ(test, kpc_enabled_state(f->file, ubuf), '1');
+	KUNIT_EXPECT_EQ(test, kpc_fn(target)(3), KPC_TARGET(3));
+	KUNIT_EXPECT_EQ(test, kpc_fn(plain)(3), KPC_PLAIN(3));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "EeMmEeMm");
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&off->kp));
+	KUNIT_EXPECT_EQ(test, entry->kp.nmissed + mid->kp.nmissed, 0);
+}
+
+/*
+ * Skip unless no probe but the case's own can be in the kernel's init
+ * memory: kprobe_free_init_mem() marks every probe there GONE.  @list is
+ * kprobes/list from before the case registered anything.
+ */
+static void kpc_skip_if_init_probed(struct kunit *test, const char *list)
+{
+	unsigned long addr;
+	const char *s;
+
+	if (!kallsyms_show_value(current_cred()))
+		kunit_skip(test, "kprobes/list hides the addresses");
+	for (s = list; *s; s = kpc_next_line(s)) {
+		if (kpc_hex_digits(s, &addr) &&
+		    addr >= (unsigned long)__init_begin &&
+		    addr < (unsigned long)__init_end)
+			kunit_skip(test, "another probe is in the init text, at %pS",
+				   (void *)addr);
+	}
+}
+
+/*
+ * A probe whose text goes away is GONE.  Without a module, the kernel's
+ * own init text is such text: the built-in run, before it is freed,
+ * probes kpc_init_target() and calls kprobe_free_init_mem() (which
+ * kernel_init() calls again before the free).  kprobes/list then shows
+ * the probe's line with [GONE], which hides [DISABLED] once the probe is
+ * disabled too; the probe cannot be enabled again, and unregistering it
+ * leaves nothing at the address.  Disabling it puts the text back: the
+ * init text is still there.
+ */
+static void debugfs_list_marks_gone_probe(struct kunit *test)
+{
+	struct kpc_probe *kpc;
+	struct kprobe *top;
+	char *list, *gone;
+	void *addr;
+
+	if (system_state >= SYSTEM_FREEING_INITMEM)
+		kunit_skip(test, "the init text is freed already");
+	list = kpc_list(test, NULL);
+	kpc_skip_if_init_probed(test, list);
+
+	kpc = kpc_new(test, 'G', "kpc_init_target", 0);
+	kpc_register(test, kpc);
+	addr = kpc->kp.addr;
+	KUNIT_ASSERT_TRUE(test, (char *)addr >= __init_begin && (char *)addr < __init_end);
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, kpc_line(test, &kpc->kp, "k", "kpc_init_target", ""), 1);
+
+	kprobe_free_init_mem();
+	KUNIT_EXPECT_TRUE(test, kprobe_gone(&kpc->kp));
+	top = kpc_hashed(addr);
+	KUNIT_EXPECT_TRUE(test, top && kprobe_gone(top));
+	gone = kpc_line(test, &kpc->kp, "k", "kpc_init_target", "[GONE]");
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, gone, 1);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kpc->kp), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kpc->kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&kpc->kp));
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, gone, 1);
+
+	kpc_unregister(kpc);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_NULL(test, kpc_hashed(addr));
+	kpc_list(test, list);
+	KUNIT_EXPECT_NULL(test, strstr(list, "kpc_init_target"));
+}
+
 /* ---- jump optimization -------------------------------------------------- */
 
 struct kpc_unreg_thread {
@@ -1651,6 +1969,181 @@ static void disabled_probe_leaves_dying_jump_off(struct kunit *test)
 	kpc_unregister(b);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_NULL(test, kpc_hashed(addr));
+}
+
+/* debug.kprobes-optimization, in a mount of procfs of our own. */
+#define KPC_OPT_SYSCTL		"sys/debug/kprobes-optimization"
+
+/*
+ * Write @on to debug.kprobes-optimization as a user does, unless it is
+ * negative; then read it: 0 or 1, or an errno.
+ */
+static int kpc_opt_sysctl(int on)
+{
+	struct kpc_file f;
+	ssize_t len = 0;
+	loff_t pos = 0;
+	char buf[16];
+	int ret, now;
+
+	ret = kpc_file_open(&f, "proc", KPC_OPT_SYSCTL, O_RDWR);
+	if (ret)
+		return ret;
+	if (on >= 0)
+		len = kernel_write(f.file, on ? "1\n" : "0\n", 2, &pos);
+	if (len >= 0)
+		len = kpc_read_all(f.file, buf, sizeof(buf));
+	kpc_file_close(&f);
+	if (len < 0)
+		return len;
+	ret = kstrtoint(buf, 10, &now);
+	return ret ?: now;
+}
+
+/* The sysctl's value before the case that switches it. */
+static int kpc_opt_saved;
+
+static void kpc_opt_restore(void *unused)
+{
+	kpc_opt_sysctl(kpc_opt_saved);
+}
+
+/* Skip where no probe gets a jump: no optprobes, or the sysctl is 0. */
+static void kpc_skip_unless_jumps(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		kunit_skip(test, "no jump optimization here");
+	if (!kpc_opt_sysctl(-1))
+		kunit_skip(test, "jump optimization is switched off");
+}
+
+/*
+ * Register @kpc, a probe on kpc_jumpable()'s entry, without its
+ * post_handler and let the optimizer run: the top probe at its address,
+ * with a jump.  x86-64 must give it one; another arch may skip the case.
+ */
+static struct kprobe *kpc_register_jump(struct kunit *test, struct kpc_probe *kpc)
+{
+	struct kprobe *top;
+
+	kpc->kp.post_handler = NULL;
+	kpc_register(test, kpc);
+	wait_for_kprobe_optimizer();
+	top = kpc_hashed(kpc->kp.addr);
+	KUNIT_ASSERT_NOT_NULL(test, top);
+	if (!kprobe_optimized(top) && !IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "the probe at %pS got no jump", kpc->kp.addr);
+	KUNIT_ASSERT_TRUE_MSG(test, kprobe_optimized(top), "no jump at %pS",
+			      kpc->kp.addr);
+	return top;
+}
+
+/*
+ * kprobes/list marks a probe that has a jump [OPTIMIZED].  The flag is
+ * the top probe's, so two probes at one address both have it.  A third
+ * one with a post_handler takes the jump away and the flag from all
+ * three lines; when it goes, the jump and the flag come back.  Each call
+ * runs every enabled pre_handler once, by jump or by breakpoint.
+ */
+static void debugfs_list_marks_optimized_probes(struct kunit *test)
+{
+	struct kpc_probe *a, *b, *post;
+	char *list, *jump, *plain;
+	struct kprobe *top;
+
+	kpc_skip_unless_jumps(test);
+	a = kpc_new(test, 'J', "kpc_jumpable", 0);
+	b = kpc_new(test, 'K', "kpc_jumpable", 0);
+	post = kpc_new(test, 'P', "kpc_jumpable", 0);
+	top = kpc_register_jump(test, a);
+	b->kp.post_handler = NULL;
+	kpc_register(test, b);
+	wait_for_kprobe_optimizer();
+	KUNIT_ASSERT_PTR_EQ(test, kpc_hashed(a->kp.addr), top);
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(top));
+
+	/* The two lines are alike: one address, one symbol, one top. */
+	jump = kpc_line(test, &a->kp, "k", "kpc_jumpable", "[OPTIMIZED]");
+	plain = kpc_line(test, &a->kp, "k", "kpc_jumpable", "");
+	list = kpc_list(test, NULL);
+	kpc_expect_listed(test, list, jump, 2);
+	kpc_expect_listed(test, list, plain, 0);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(1), KPC_JUMPABLE(1));
+
+	kpc_register(test, post);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(top));
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, jump, 0);
+	kpc_expect_listed(test, list, plain, 3);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(2), KPC_JUMPABLE(2));
+
+	kpc_unregister(post);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(top));
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, jump, 2);
+	kpc_expect_listed(test, list, plain, 0);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(3), KPC_JUMPABLE(3));
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->pre_hits), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->pre_hits), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&post->pre_hits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&post->post_hits), 1);
+	KUNIT_EXPECT_EQ(test, a->kp.nmissed + b->kp.nmissed + post->kp.nmissed, 0);
+}
+
+/*
+ * debug.kprobes-optimization: writing 0 turns every jump back into a
+ * breakpoint before the write returns, and none comes back while it is
+ * 0: kprobes/list loses [OPTIMIZED], and every hit still runs the
+ * handler.  Writing 1 gives the probe its jump again once the optimizer
+ * has run.  The sysctl gets its value back when the case ends, however
+ * it ends.
+ */
+static void opt_sysctl_switches_jumps_off_and_on(struct kunit *test)
+{
+	char *list, *jump, *plain;
+	struct kpc_probe *kpc;
+	struct kprobe *top;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		kunit_skip(test, "no jump optimization here");
+	kpc_opt_saved = kpc_opt_sysctl(-1);
+	if (kpc_opt_saved < 0)
+		kunit_skip(test, "no %s here (%d)", KPC_OPT_SYSCTL, kpc_opt_saved);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_opt_restore, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kpc_opt_sysctl(1), 1);
+
+	kpc = kpc_new(test, 'J', "kpc_jumpable", 0);
+	top = kpc_register_jump(test, kpc);
+	jump = kpc_line(test, &kpc->kp, "k", "kpc_jumpable", "[OPTIMIZED]");
+	plain = kpc_line(test, &kpc->kp, "k", "kpc_jumpable", "");
+	list = kpc_list(test, NULL);
+	kpc_expect_listed(test, list, jump, 1);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(1), KPC_JUMPABLE(1));
+
+	KUNIT_EXPECT_EQ(test, kpc_opt_sysctl(0), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(top));
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(top));
+	KUNIT_EXPECT_PTR_EQ(test, kpc_hashed(kpc->kp.addr), top);
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, jump, 0);
+	kpc_expect_listed(test, list, plain, 1);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(2), KPC_JUMPABLE(2));
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(3), KPC_JUMPABLE(3));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), 3);
+
+	KUNIT_EXPECT_EQ(test, kpc_opt_sysctl(1), 1);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(top));
+	kpc_list(test, list);
+	kpc_expect_listed(test, list, jump, 1);
+	kpc_expect_listed(test, list, plain, 0);
+	KUNIT_EXPECT_EQ(test, kpc_fn(jumpable)(4), KPC_JUMPABLE(4));
+	KUNIT_EXPECT_EQ(test, atomic_read(&kpc->pre_hits), 4);
+	KUNIT_EXPECT_EQ(test, kpc->kp.nmissed, 0);
 }
 
 /* ---- kretprobes --------------------------------------------------------- */
@@ -2293,7 +2786,12 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(arm_all_failure_leaves_no_site_hooked),
 #endif
 	KUNIT_CASE(debugfs_list_shows_each_probe),
+	KUNIT_CASE(debugfs_blacklist_lists_ranges),
+	KUNIT_CASE(debugfs_enabled_disarms_and_rearms_all),
+	KUNIT_CASE(debugfs_list_marks_gone_probe),
 	KUNIT_CASE(disabled_probe_leaves_dying_jump_off),
+	KUNIT_CASE(debugfs_list_marks_optimized_probes),
+	KUNIT_CASE(opt_sysctl_switches_jumps_off_and_on),
 #ifdef CONFIG_KRETPROBES
 	KUNIT_CASE(kretprobe_refused_with_errno),
 #ifdef CONFIG_KRETPROBE_ON_FGRAPH
