@@ -623,11 +623,26 @@ static void array_call_done(unsigned long start)
 }
 
 /**
- * kprobes_array_get_stats - what enable_kprobes() and disable_kprobes() did
+ * kprobe_count_unregister_wait - count the grace period an unregister takes
+ *
+ * Called once by each unregister batch that will wait, so that a KUnit
+ * case can tell how many waits a removal of many probes cost.
+ *
+ * Context: kprobe_mutex held.
+ */
+void kprobe_count_unregister_wait(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	array_stats.unregister_waits++;
+}
+
+/**
+ * kprobes_array_get_stats - what the array calls and unregisters did
  * @st: filled with the totals since boot (struct kprobes_array_stats)
  *
  * For KUnit suites, to tell exactly how many array calls an event batch
- * made and how many updates of the call sites those made.
+ * made and how many updates of the call sites those made, and how many
+ * grace periods a removal of many probes waited for.
  *
  * Context: process context; takes kprobe_mutex.
  */
@@ -918,8 +933,10 @@ void unregister_kprobes(struct kprobe **kps, int num)
 	if (num <= 0)
 		return;
 
-	scoped_guard(mutex, &kprobe_mutex)
+	scoped_guard(mutex, &kprobe_mutex) {
 		unregister_locked(kps, num);
+		kprobe_count_unregister_wait();
+	}
 
 	/* The one wait of the batch: no handler of theirs runs after it. */
 	synchronize_rcu();

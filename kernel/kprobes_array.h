@@ -24,16 +24,23 @@ int disable_kprobes(struct kprobe **kps, int num);
  *	(kprobes_arm.c counts them): one per call-site ops whose filter a
  *	call changed, more if the batch's queue filled up before its end or
  *	a removal fell back to one site at a time
+ * @unregister_waits: grace periods that unregister_kprobes() and
+ *	unregister_kretprobes() (and their one-probe forms) waited for: one
+ *	per call that took a batch, so a caller that hands N probes over
+ *	one at a time shows N
  *
- * Both are counted under kprobe_mutex, by each call for itself, so what
+ * All are counted under kprobe_mutex, by each call for itself, so what
  * other users of kprobes change meanwhile is not in them.  Every caller
- * of the array calls holds event_mutex, so the differences between two
- * reads under one hold of event_mutex are exactly what was done in
- * between.
+ * of the enable and disable array calls holds event_mutex, so the
+ * differences of @calls and @site_changes between two reads under one
+ * hold of event_mutex are exactly what was done in between.  Any user
+ * of kprobes may unregister at any time, so @unregister_waits is exact
+ * only while nothing else does (a KUnit case's own window).
  */
 struct kprobes_array_stats {
 	unsigned long	calls;
 	unsigned long	site_changes;
+	unsigned long	unregister_waits;
 };
 
 void kprobes_array_get_stats(struct kprobes_array_stats *st);

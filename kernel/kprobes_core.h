@@ -14,4 +14,12 @@ int kprobe_unregister_begin(struct kprobe *p, struct kprobe_batch *b);
 void kprobe_unregister_finish(struct kprobe *p);
 bool kprobe_is_registered(struct kprobe *p);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+void kprobe_count_unregister_wait(void);
+#else
+static inline void kprobe_count_unregister_wait(void)
+{
+}
+#endif
+
 #endif /* _KERNEL_KPROBES_CORE_H */

@@ -290,6 +290,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 			if (rp->kp.addr)
 				kretprobe_pool_detach(rp);
 		}
+		kprobe_count_unregister_wait();
 	}
 
 	synchronize_rcu();

@@ -133,6 +133,7 @@ cp "$guest/mod/"*.ko "$root/wb/modules/"
 "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-demo" "$WB/guest/src/wb-demo.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/share/wb-demo.offsets"
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
+"${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-kprobe" "$WB/guest/src/wb-perf-kprobe.c"
 # 1,000 distinct functions for uprobes in bulk, and their file offsets
 "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-ufuncs" "$WB/guest/src/wb-ufuncs.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-ufuncs" 'wb_uf_' > "$root/wb/share/wb-ufuncs.offsets"

@@ -953,6 +953,7 @@ struct trace_kprobe *tk_alloc(const char *group, const char *event,
 	}
 	dyn_event_init(&tk->devent, &trace_kprobe_ops);
 	INIT_LIST_HEAD(&tk->pending);
+	INIT_LIST_HEAD(&tk->reap);
 
 	tk->nhit = alloc_percpu(unsigned long);
 	if (symbol)

@@ -53,7 +53,11 @@
  * whether the kprobes core holds @rp (event_mutex).  @pending puts the
  * probe on an event batch's queue, of probes to arm at the batch's end
  * when @pending_arm is set, to disarm otherwise; it is empty when the
- * probe is not queued (event_mutex; trace_kprobe.c).
+ * probe is not queued (event_mutex; trace_kprobe.c).  @reap puts a
+ * removed probe on a list of probes to unregister together and free:
+ * those a removal batch left for its end (event_mutex), perf's closed
+ * local probes (trace_kprobe_perf.c), or all of them while every kprobe
+ * event goes; it is empty otherwise.
  */
 struct trace_kprobe {
 	struct dyn_event	devent;		/* on dyn_event_list */
@@ -61,6 +65,7 @@ struct trace_kprobe {
 	unsigned long __percpu	*nhit;		/* hits, armed or not */
 	char			*symbol;
 	struct list_head	pending;
+	struct list_head	reap;
 	bool			pending_arm;
 	bool			is_return;
 	bool			registered;
@@ -106,8 +111,10 @@ struct trace_kprobe *tk_find(const char *event, const char *group);
 int tk_check_symbol(const char *spec);
 int tk_register(struct trace_kprobe *tk);
 void tk_unregister(struct trace_kprobe *tk);
+void tk_unregister_list(struct list_head *list);
 int tk_publish(struct trace_kprobe *tk);
 int tk_remove(struct trace_kprobe *tk);
+void tk_reap(void);
 int tk_remove_all(void);
 int tk_watch_modules(void);
 

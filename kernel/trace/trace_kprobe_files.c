@@ -12,10 +12,11 @@
  * kprobe events), the hook at the end of event batches, the module
  * notifier and the tracefs files.
  *
- * Locks: the dyn_event core calls show, match, is_busy and free with
- * event_mutex held and create with dyn_event_ops_mutex held; the listings
- * hold event_mutex through the dyn_event seq_file iterator.  This file
- * calls trace_kprobe_parse.c, trace_kprobe_register.c and trace_kprobe.c.
+ * Locks: the dyn_event core calls show, match, is_busy, free and settle
+ * with event_mutex held and create with dyn_event_ops_mutex held; the
+ * listings hold event_mutex through the dyn_event seq_file iterator.
+ * This file calls trace_kprobe_parse.c, trace_kprobe_register.c and
+ * trace_kprobe.c.
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -96,6 +97,7 @@ struct dyn_event_operations trace_kprobe_ops = {
 	.is_busy	= tk_dyn_is_busy,
 	.free		= tk_dyn_free,
 	.match		= tk_dyn_match,
+	.settle		= tk_reap,
 };
 
 /* ---- tracefs: kprobe_events and kprobe_profile ---- */
@@ -160,10 +162,21 @@ static int tk_events_open(struct inode *inode, struct file *file)
 	return tk_list_open(file, tk_dyn_show);
 }
 
+/*
+ * One removal batch for the whole write: the probes of its "-:" lines are
+ * unregistered together, with one wait, when the lines have run (also
+ * after a line that failed), before the write returns.
+ */
 static ssize_t tk_events_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	return trace_parse_run_command(file, ubuf, count, ppos, tk_events_run);
+	bool batched = dyn_event_batch_begin();
+	ssize_t ret;
+
+	ret = trace_parse_run_command(file, ubuf, count, ppos, tk_events_run);
+	if (batched)
+		dyn_event_batch_end();
+	return ret;
 }
 
 static int tk_profile_open(struct inode *inode, struct file *file)

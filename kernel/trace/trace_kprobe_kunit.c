@@ -891,6 +891,161 @@ static void batch_switches_call_sites_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, off.site_changes, 1UL);
 }
 
+/* ---- removal batches: one wait for the probes of a write ---- */
+
+#define TKK_DEL_GROUP		"kunit_del"
+#define TKK_DEL_N		24
+
+static void tkk_del_cleanup(void *unused)
+{
+	trace_array_set_clr_event(top_trace_array(), TKK_DEL_GROUP, NULL,
+				  false);
+	tk_events_run("-:" TKK_DEL_GROUP "/");
+}
+
+/* Run "-:kunit_del/@what"; its errno. */
+static int tkk_del_run(const char *what)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "-:%s/%s", TKK_DEL_GROUP, what);
+	return tk_events_run(cmd);
+}
+
+/* kunit_del/@event: its first probe's address, 0 if there is none. */
+static unsigned long tkk_del_addr(const char *event)
+{
+	struct trace_kprobe *tk;
+
+	guard(mutex)(&event_mutex);
+	tk = tk_find(event, TKK_DEL_GROUP);
+	return tk ? (unsigned long)tk->rp.kp.addr : 0;
+}
+
+/* Does the kprobes core hold a probe at @addr? */
+static bool tkk_probed(unsigned long addr)
+{
+	guard(rcu)();
+	return get_kprobe((void *)addr);
+}
+
+/*
+ * The "-:" lines of one write to kprobe_events are one removal batch
+ * (the write opens it as the case does here, and each line's
+ * dyn_event_release() nests one inside it): each line's event is gone
+ * from the listing and the event core when its line returns, but the
+ * kprobes core has waited for no grace period yet; the end of the batch
+ * unregisters all of them with one wait per kind of probe (entry and
+ * return), not one per event.  A line for an unknown event fails with
+ * ENOENT and one for an enabled event with EBUSY, and neither keeps the
+ * other lines from taking effect.  A line that removes one probe of a
+ * two-probe event leaves the event working with the other probe.  The
+ * counts are exact while no other user of kprobes unregisters, which
+ * nothing does while the KUnit suites run.
+ */
+static void removal_batch_waits_once(struct kunit *test)
+{
+	struct trace_array *tr = top_trace_array();
+	struct kprobes_array_stats before, mid, after;
+	unsigned long addr[TKK_BATCH_N] = { };
+	struct trace_event_file *busy;
+	struct trace_kprobe *tk;
+	char cmd[64], event[8];
+	bool siblings;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tkk_del_cleanup,
+							NULL), 0);
+	/* Entry and return probes, several on each function. */
+	for (i = 0; i < TKK_DEL_N; i++) {
+		snprintf(cmd, sizeof(cmd), "%c:%s/d%d tkk_batch_fn%d",
+			 i % 2 ? 'r' : 'p', TKK_DEL_GROUP, i, i % TKK_BATCH_N);
+		KUNIT_ASSERT_EQ_MSG(test, tk_events_run(cmd), 0, "%s", cmd);
+	}
+	for (i = 3; i < TKK_BATCH_N; i++) {
+		snprintf(event, sizeof(event), "d%d", i);
+		addr[i] = tkk_del_addr(event);
+		KUNIT_ASSERT_NE(test, addr[i], 0UL);
+		KUNIT_ASSERT_TRUE(test, tkk_probed(addr[i]));
+	}
+	KUNIT_ASSERT_EQ(test, tk_events_run("p:" TKK_DEL_GROUP
+					    "/pair tkk_batch_fn0"), 0);
+	KUNIT_ASSERT_EQ(test, tk_events_run("p:" TKK_DEL_GROUP
+					    "/pair tkk_batch_fn1"), 0);
+	KUNIT_ASSERT_EQ(test, tk_events_run("p:" TKK_DEL_GROUP
+					    "/busy tkk_batch_fn2"), 0);
+	busy = trace_get_event_file(NULL, TKK_DEL_GROUP, "busy");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(busy));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							tkk_put_event_file,
+							busy), 0);
+	KUNIT_ASSERT_EQ(test, tkk_batch_switch(busy, 1), 0);
+
+	kprobes_array_get_stats(&before);
+	KUNIT_ASSERT_TRUE(test, dyn_event_batch_begin());
+	for (i = 0; i < TKK_DEL_N; i++) {
+		snprintf(event, sizeof(event), "d%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, tkk_del_run(event), 0, "%s", event);
+		KUNIT_EXPECT_EQ_MSG(test, tkk_del_addr(event), 0UL, "%s", event);
+		KUNIT_EXPECT_NULL(test, tkk_call(TKK_DEL_GROUP, event));
+		if (i == TKK_DEL_N / 2) {
+			KUNIT_EXPECT_EQ(test, tkk_del_run("nosuch"), -ENOENT);
+			KUNIT_EXPECT_EQ(test, tkk_del_run("busy"), -EBUSY);
+			KUNIT_EXPECT_EQ(test, tkk_del_run("pair tkk_batch_fn1"),
+					0);
+		}
+	}
+	kprobes_array_get_stats(&mid);
+	/* Nothing waited yet: the probes are still the core's. */
+	KUNIT_EXPECT_EQ(test, mid.unregister_waits, before.unregister_waits);
+	KUNIT_EXPECT_TRUE(test, tkk_probed(addr[TKK_BATCH_N - 1]));
+	dyn_event_batch_end();
+	kprobes_array_get_stats(&after);
+
+	/* One wait for the kprobes, one for the kretprobes. */
+	KUNIT_EXPECT_EQ(test, after.unregister_waits - before.unregister_waits,
+			2UL);
+	for (i = 3; i < TKK_BATCH_N; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, tkk_probed(addr[i]), "fn%d", i);
+
+	/* The enabled event stayed, and records. */
+	KUNIT_EXPECT_NOT_NULL(test, tkk_call(TKK_DEL_GROUP, "busy"));
+	KUNIT_EXPECT_EQ(test, tkk_batch_fn(2)(1), TKK_BATCH_RESULT(2, 1));
+	scoped_guard(mutex, &event_mutex) {
+		tk = tk_find("busy", TKK_DEL_GROUP);
+		KUNIT_EXPECT_EQ(test, tk ? tk_hits(tk) : 0UL, 1UL);
+	}
+
+	/* "pair" is left with its probe on tkk_batch_fn0, and works. */
+	scoped_guard(mutex, &event_mutex) {
+		tk = tk_find("pair", TKK_DEL_GROUP);
+		siblings = tk && trace_probe_has_sibling(&tk->tp);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, tk);
+	KUNIT_EXPECT_FALSE(test, siblings);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TKK_DEL_GROUP,
+							"pair", true), 0);
+	KUNIT_EXPECT_EQ(test, tkk_batch_fn(0)(1), TKK_BATCH_RESULT(0, 1));
+	KUNIT_EXPECT_EQ(test, tkk_batch_fn(1)(1), TKK_BATCH_RESULT(1, 1));
+	scoped_guard(mutex, &event_mutex) {
+		tk = tk_find("pair", TKK_DEL_GROUP);
+		KUNIT_EXPECT_EQ(test, tk ? tk_hits(tk) : 0UL, 1UL);
+	}
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TKK_DEL_GROUP,
+							"pair", false), 0);
+
+	/* A line of its own is a batch of its own: one wait. */
+	kprobes_array_get_stats(&before);
+	KUNIT_EXPECT_EQ(test, tkk_del_run("pair"), 0);
+	kprobes_array_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, after.unregister_waits - before.unregister_waits,
+			1UL);
+	KUNIT_EXPECT_NULL(test, tkk_call(TKK_DEL_GROUP, "pair"));
+	/* "busy" goes in the cleanup, once its file is put. */
+	KUNIT_EXPECT_EQ(test, tkk_batch_switch(busy, 0), 0);
+}
+
 static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed_canonically,
 			 tkk_listing_gen_params),
@@ -905,6 +1060,7 @@ static struct kunit_case trace_kprobe_cases[] = {
 	KUNIT_CASE(quick_loads_store_what_the_interpreter_does),
 	KUNIT_CASE(direct_record_is_the_general_one),
 	KUNIT_CASE(batch_switches_call_sites_once),
+	KUNIT_CASE(removal_batch_waits_once),
 	{}
 };
 

@@ -9,8 +9,9 @@
  * made them, which enables them through the event's reg callback.
  *
  * Locks: the queries read probes their caller holds; a local probe is
- * made and freed without event_mutex, as nobody else can see it.  This
- * file calls trace_kprobe_register.c and trace_kprobe.c.
+ * made and freed without event_mutex, as nobody else can see it (closed
+ * ones wait for their worker on a list of their own lock).  This file
+ * calls trace_kprobe_register.c and trace_kprobe.c.
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -19,6 +20,8 @@
 #include <linux/error-injection.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "trace_kprobe.h"
 
@@ -147,11 +150,51 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 	return trace_probe_event_call(&tk->tp);
 }
 
+/*
+ * Closed local probes.  perf closes its kprobe events one by one, and
+ * by the time it hands one back here its own unregistration has cleared
+ * the event's perf flag, disarmed the probe and waited for the handlers
+ * that could still see the flag (perf_trace_event_unreg()): no handler
+ * reaches the perf event any more.  What is left is to take the probe
+ * back from the kprobes core and free it, after the core's grace period
+ * for the handlers that may still run on the probe itself (a return
+ * probe's, for a call that entered while it was armed; they find the
+ * event disabled and record nothing).  Rather than wait there for each
+ * close, a worker takes every probe closed since it last ran, hands
+ * them to tk_unregister_list() (one wait per kind of probe) and frees
+ * them.  The probe stays valid and registered until then; nobody can
+ * reach it but its handlers.
+ */
+static LIST_HEAD(tk_closed);
+static DEFINE_SPINLOCK(tk_closed_lock);
+
+static void tk_reap_closed(struct work_struct *work)
+{
+	struct trace_kprobe *tk, *next;
+	LIST_HEAD(list);
+
+	spin_lock(&tk_closed_lock);
+	list_splice_init(&tk_closed, &list);
+	spin_unlock(&tk_closed_lock);
+
+	tk_unregister_list(&list);
+	list_for_each_entry_safe(tk, next, &list, reap) {
+		list_del_init(&tk->reap);
+		tk_free(tk);
+	}
+}
+
+static DECLARE_WORK(tk_closed_work, tk_reap_closed);
+
 /**
  * destroy_local_trace_kprobe - free an event of create_local_trace_kprobe()
  * @event_call: the event
  *
- * Context: process context; perf has disabled the event.
+ * The probe, disarmed already, is unregistered and freed by a worker,
+ * together with those closed meanwhile.
+ *
+ * Context: process context; perf has disabled the event and waited for
+ * the handlers that saw it enabled.
  */
 void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 {
@@ -164,7 +207,13 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 		       trace_probe_name(&tk->tp));
 		return;
 	}
-	tk_unregister(tk);
-	tk_free(tk);
+	if (!tk->registered) {
+		tk_free(tk);
+		return;
+	}
+	spin_lock(&tk_closed_lock);
+	list_add_tail(&tk->reap, &tk_closed);
+	spin_unlock(&tk_closed_lock);
+	queue_work(system_unbound_wq, &tk_closed_work);
 }
 #endif /* CONFIG_PERF_EVENTS */

@@ -13,7 +13,7 @@
  *
  * Locks: event_mutex is held for everything that registers, unregisters,
  * publishes or removes a probe, except for a local probe of perf's kprobe
- * PMU that nobody else sees yet.  This file calls trace_kprobe.c only.
+ * PMU that nobody else sees.  This file calls trace_kprobe.c only.
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
@@ -247,6 +247,79 @@ void tk_unregister(struct trace_kprobe *tk)
 	tk_kprobe_reset(tk);
 }
 
+/*
+ * The kprobes and the kretprobes among the registered probes on @list
+ * (by ->reap): how many of each.
+ */
+static void tk_count_registered(struct list_head *list, unsigned int *nk,
+				unsigned int *nr)
+{
+	struct trace_kprobe *tk;
+
+	*nk = *nr = 0;
+	list_for_each_entry(tk, list, reap) {
+		if (tk->registered)
+			(*(tk->is_return ? nr : nk))++;
+	}
+}
+
+/**
+ * tk_unregister_list - take many probes back from the kprobes core at once
+ * @list: the probes, linked by ->reap; they stay on it
+ *
+ * The entry probes go to one unregister_kprobes() call and the return
+ * probes to one unregister_kretprobes() call, so that one RCU grace
+ * period per kind covers all of them; without the memory for the arrays,
+ * one at a time.  Afterwards no handler of any of them runs.
+ *
+ * Context: event_mutex held, or the probes are local probes of perf that
+ * nobody else sees; may sleep.
+ */
+void tk_unregister_list(struct list_head *list)
+{
+	struct kretprobe **rps = NULL;
+	struct kprobe **kps = NULL;
+	unsigned int nk, nr, ik = 0, ir = 0;
+	struct trace_kprobe *tk;
+
+	list_for_each_entry(tk, list, reap)
+		tk_forget(tk);
+	tk_count_registered(list, &nk, &nr);
+	if (nk + nr > 1) {
+		if (nk)
+			kps = kvmalloc_array(nk, sizeof(*kps),
+					     GFP_KERNEL_ACCOUNT);
+		if (nr)
+			rps = kvmalloc_array(nr, sizeof(*rps),
+					     GFP_KERNEL_ACCOUNT);
+	}
+	if ((nk && !kps) || (nr && !rps)) {
+		list_for_each_entry(tk, list, reap)
+			tk_unregister(tk);
+		goto out;
+	}
+
+	list_for_each_entry(tk, list, reap) {
+		if (!tk->registered)
+			continue;
+		if (tk->is_return)
+			rps[ir++] = &tk->rp;
+		else
+			kps[ik++] = &tk->rp.kp;
+	}
+	if (ik)
+		unregister_kprobes(kps, ik);
+	if (ir)
+		unregister_kretprobes(rps, ir);
+	list_for_each_entry(tk, list, reap) {
+		if (tk->registered)
+			tk_kprobe_reset(tk);
+	}
+out:
+	kvfree(kps);
+	kvfree(rps);
+}
+
 /* Register @tk; a probe waiting for its module is fine unregistered. */
 static int tk_register_or_wait(struct trace_kprobe *tk)
 {
@@ -372,79 +445,106 @@ int tk_publish(struct trace_kprobe *tk)
 }
 
 /*
- * Remove and free @tk (event_mutex held).  The last probe of an event
- * takes the event along, and only while nobody holds it.  No probe of an
- * enabled event goes: "-:GRP/EVENT" removes the probes one by one, and
- * must not stop half way with some of them gone (6.12 removed siblings
- * of an enabled event, then failed on the last one).
+ * ---- Removal batches: one wait for all the probes of a write ----
+ *
+ * A removal unregisters its probe from the kprobes core, which waits for
+ * an RCU grace period so that no handler of it runs any more (a return
+ * probe's handler also runs for a call that entered before it was
+ * disarmed, and every handler reads the probe and its event).  The "-:"
+ * lines of one write to kprobe_events or dynamic_events, the events
+ * "echo > dynamic_events" removes and the probes of one event that a
+ * "-:" line removes come inside a removal batch of the dyn_event core
+ * (dyn_event_batch_begin()), each under its own hold of event_mutex.
+ * Inside it tk_remove() does at once what a user can see: the checks and
+ * their errors, the event's tracefs side, the dyn_event list and the
+ * event's probe list; the probe itself, disarmed since its event is not
+ * enabled, stays registered and allocated on tk_reap_list.  At the end
+ * of the batch, before the write returns, tk_reap() (->settle) hands all
+ * of them to tk_unregister_list(), one wait per kind of probe, and frees
+ * them.  A line that fails leaves the earlier ones removed, and they are
+ * reaped all the same.
+ *
+ * A probe on the list keeps ->tp.event for its handlers: the last probe
+ * of an event stays on the event's probe list (the event is out of
+ * tracefs and off the dyn_event list, so nobody else finds it), a sibling
+ * of probes that stay is detached from it (trace_probe_detach()).  The
+ * event of a detached probe belongs to the probes that stay, so before
+ * the last of those leaves an event outside a batch, tk_remove() reaps
+ * the list (another task's batch may have left probes on it).
+ *
+ * A new probe on the address of one on the list (the same definition
+ * made again in the same write) shares an aggregate with it in the
+ * kprobes core until the reap; the old one, disarmed, records nothing.
+ */
+static LIST_HEAD(tk_reap_list);
+
+/*
+ * Remove and free @tk (event_mutex held); inside a removal batch, free it
+ * at the batch's end.  The last probe of an event takes the event along,
+ * and only while nobody holds it.  No probe of an enabled event goes:
+ * "-:GRP/EVENT" removes the probes one by one, and must not stop half
+ * way with some of them gone (6.12 removed siblings of an enabled event,
+ * then failed on the last one).
  */
 int tk_remove(struct trace_kprobe *tk)
 {
 	struct trace_probe *tp = &tk->tp;
+	bool last = !trace_probe_has_sibling(tp);
 	int ret;
 
 	if (trace_probe_is_enabled(tp))
 		return -EBUSY;
-	if (!trace_probe_has_sibling(tp)) {
+	if (last) {
 		if (trace_event_dyn_busy(trace_probe_event_call(tp)))
 			return -EBUSY;
 		ret = trace_probe_unregister_event_call(tp);
 		if (ret)
 			return -EBUSY;
 	}
-
-	tk_unregister(tk);
 	dyn_event_remove(&tk->devent);
+
+	if (dyn_event_batching()) {
+		tk_forget(tk);
+		if (!last)
+			trace_probe_detach(tp);
+		list_add_tail(&tk->reap, &tk_reap_list);
+		return 0;
+	}
+
+	/* A probe left for a batch's end may still read this event. */
+	if (last)
+		tk_reap();
+	tk_unregister(tk);
 	trace_probe_unlink(tp);
 	tk_free(tk);
 	return 0;
 }
 
-/*
- * Hand every registered probe of the kprobe events to the kprobes core's
- * array forms, which wait for one RCU grace period per call instead of
- * one per probe (event_mutex held, so the list does not change).  False
- * if the arrays could not be had; the probes are then left registered.
+/**
+ * tk_reap - finish the removals that removal batches left
+ *
+ * Unregisters every probe on tk_reap_list together, then frees them.
+ * The kprobe layer's ->settle, called at the end of each removal batch;
+ * also called before an event whose detached probes may be on the list
+ * is freed.
+ *
+ * Context: event_mutex held; may sleep.
  */
-static bool tk_unregister_batch(unsigned int nr)
+void tk_reap(void)
 {
-	struct kretprobe **rps;
-	struct kprobe **kps;
-	unsigned int nk = 0, nr_ret = 0;
-	struct dyn_event *ev;
+	struct trace_kprobe *tk, *next;
+	LIST_HEAD(list);
 
-	kps = kvmalloc_array(nr, sizeof(*kps), GFP_KERNEL_ACCOUNT);
-	rps = kvmalloc_array(nr, sizeof(*rps), GFP_KERNEL_ACCOUNT);
-	if (!kps || !rps) {
-		kvfree(kps);
-		kvfree(rps);
-		return false;
+	lockdep_assert_held(&event_mutex);
+	if (list_empty(&tk_reap_list))
+		return;
+	list_splice_init(&tk_reap_list, &list);
+	tk_unregister_list(&list);
+	list_for_each_entry_safe(tk, next, &list, reap) {
+		list_del_init(&tk->reap);
+		trace_probe_unlink(&tk->tp);
+		tk_free(tk);
 	}
-	for_each_dyn_event(ev) {
-		struct trace_kprobe *tk;
-
-		if (ev->ops != &trace_kprobe_ops)
-			continue;
-		tk = tk_of_dyn(ev);
-		tk_forget(tk);
-		if (!tk->registered)
-			continue;
-		if (tk->is_return)
-			rps[nr_ret++] = &tk->rp;
-		else
-			kps[nk++] = &tk->rp.kp;
-	}
-	if (nk)
-		unregister_kprobes(kps, nk);
-	if (nr_ret)
-		unregister_kretprobes(rps, nr_ret);
-	for_each_dyn_event(ev) {
-		if (ev->ops == &trace_kprobe_ops && tk_of_dyn(ev)->registered)
-			tk_kprobe_reset(tk_of_dyn(ev));
-	}
-	kvfree(kps);
-	kvfree(rps);
-	return true;
 }
 
 /*
@@ -456,26 +556,28 @@ static bool tk_unregister_batch(unsigned int nr)
  */
 int tk_remove_all(void)
 {
+	struct trace_kprobe *tk, *next;
 	struct dyn_event *ev, *tmp;
-	unsigned int nr = 0;
+	LIST_HEAD(all);
 	int ret = 0;
 
 	lockdep_assert_held(&event_mutex);
 	/* Nothing may stay queued on a probe that goes (event batches). */
 	tk_settle();
+	tk_reap();
 	for_each_dyn_event(ev) {
-		struct trace_kprobe *tk;
-
-		if (ev->ops != &trace_kprobe_ops)
-			continue;
 		tk = tk_of_dyn(ev);
+		if (!tk)
+			continue;
 		if (trace_probe_is_enabled(&tk->tp) ||
 		    trace_event_dyn_busy(trace_probe_event_call(&tk->tp)))
 			return -EBUSY;
-		nr++;
+		list_add_tail(&tk->reap, &all);
 	}
-	if (nr > 1)
-		tk_unregister_batch(nr);	/* else one at a time below */
+	/* Each tk_remove() below then finds its probe unregistered. */
+	tk_unregister_list(&all);
+	list_for_each_entry_safe(tk, next, &all, reap)
+		list_del_init(&tk->reap);
 	for_each_dyn_event_safe(ev, tmp) {
 		if (ev->ops != &trace_kprobe_ops)
 			continue;

@@ -100,16 +100,37 @@ int trace_probe_init(struct trace_probe *tp, const char *event,
  * @tp: the probe
  *
  * Frees the event when @tp was its last probe.  The event must already be
- * unregistered in that case.  Afterwards @tp has no event.
+ * unregistered in that case.  A probe that trace_probe_detach() took off
+ * already leaves the event to the probes on it.  Afterwards @tp has no
+ * event.
  */
 void trace_probe_unlink(struct trace_probe *tp)
 {
 	struct trace_probe_event *tpe = tp->event;
 
-	list_del_init(&tp->list);
-	if (list_empty(&tpe->probes))
-		tprobe_event_free(tpe);
+	if (!list_empty(&tp->list)) {
+		list_del_init(&tp->list);
+		if (list_empty(&tpe->probes))
+			tprobe_event_free(tpe);
+	}
 	tp->event = NULL;
+}
+
+/**
+ * trace_probe_detach - take a probe off its event's list, keeping its event
+ * @tp: a probe with siblings, on its way out
+ *
+ * For a front end that frees a removed probe only after a grace period,
+ * while its handlers may still run and read @tp->event: from now on the
+ * event's probe list (enabling, listing, the sibling checks) no longer
+ * has @tp, but @tp->event stays set.  The front end must keep the event
+ * alive, i.e. not let its last probe leave it, until it calls
+ * trace_probe_unlink() or trace_probe_cleanup() on @tp, which do not
+ * count @tp among the event's probes.
+ */
+void trace_probe_detach(struct trace_probe *tp)
+{
+	list_del_init(&tp->list);
 }
 
 /**

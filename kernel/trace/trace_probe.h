@@ -237,7 +237,8 @@ struct trace_uprobe_filter {
  *
  * Lifetime: created by trace_probe_init() of the first probe, shared by
  * every sibling appended with trace_probe_append(), freed when the last
- * probe leaves it (trace_probe_unlink()/trace_probe_cleanup()).
+ * probe leaves it (trace_probe_unlink()/trace_probe_cleanup()).  A probe
+ * detached with trace_probe_detach() is no longer one of its probes.
  *
  * Locking: @probes, @files and @flags change only under event_mutex.
  * Probe handlers read @flags without locks (acquire/release pairs in the
@@ -379,6 +380,7 @@ int trace_probe_init(struct trace_probe *tp, const char *event,
 void trace_probe_cleanup(struct trace_probe *tp);
 int trace_probe_append(struct trace_probe *tp, struct trace_probe *to);
 void trace_probe_unlink(struct trace_probe *tp);
+void trace_probe_detach(struct trace_probe *tp);
 int trace_probe_register_event_call(struct trace_probe *tp);
 int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file);
 int trace_probe_remove_file(struct trace_probe *tp,
