@@ -565,6 +565,7 @@ int tk_remove_all(void)
 	/* Nothing may stay queued on a probe that goes (event batches). */
 	tk_settle();
 	tk_reap();
+	/* Check them all before any goes on the local list. */
 	for_each_dyn_event(ev) {
 		tk = tk_of_dyn(ev);
 		if (!tk)
@@ -572,7 +573,11 @@ int tk_remove_all(void)
 		if (trace_probe_is_enabled(&tk->tp) ||
 		    trace_event_dyn_busy(trace_probe_event_call(&tk->tp)))
 			return -EBUSY;
-		list_add_tail(&tk->reap, &all);
+	}
+	for_each_dyn_event(ev) {
+		tk = tk_of_dyn(ev);
+		if (tk)
+			list_add_tail(&tk->reap, &all);
 	}
 	/* Each tk_remove() below then finds its probe unregistered. */
 	tk_unregister_list(&all);
