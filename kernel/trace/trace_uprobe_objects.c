@@ -73,6 +73,18 @@ static DECLARE_WORK(trace_uprobe_reap_work, trace_uprobe_reap);
  * file: the file is let go now, so that it does not stay busy after the
  * caller returns, and the rest after a uprobe_unregister_sync().
  *
+ * The uprobes core keeps uprobe->inode without a reference, and it reads
+ * the inode through it only for a caller that holds the file:
+ * register_for_each_vma() (register, apply and unregister, which for
+ * @tu all returned before this call) and copy_insn() (a breakpoint
+ * placed for a consumer that wants the mm).  What a late handler does
+ * with uprobe->inode (unapply_uprobe(), valid_ref_ctr_vma(),
+ * find_node_in_range(), uprobe_site_maps()) is compare it with the
+ * inode of a mapping of its own address space, which that mapping pins,
+ * before it reads anything; so an inode freed here is never read, and
+ * one that reuses its memory is read as itself.  A base whose core reads
+ * uprobe->inode any other way must put the file in the worker instead.
+ *
  * Context: process; may sleep (putting the file).
  */
 void trace_uprobe_free_deferred(struct trace_uprobe *tu)
