@@ -135,7 +135,7 @@ python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-demo" 'wb_demo_' > "$root/wb/shar
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-uprobe" "$WB/guest/src/wb-perf-uprobe.c"
 "${CROSS}gcc" -O2 -g0 -static -o "$root/usr/bin/wb-perf-kprobe" "$WB/guest/src/wb-perf-kprobe.c"
 # 1,000 distinct functions for uprobes in bulk, and their file offsets
-"${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -o "$root/usr/bin/wb-ufuncs" "$WB/guest/src/wb-ufuncs.c"
+"${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-ufuncs" "$WB/guest/src/wb-ufuncs.c"
 python3 "$WB/elf_offsets.py" "$root/usr/bin/wb-ufuncs" 'wb_uf_' > "$root/wb/share/wb-ufuncs.offsets"
 # the attacks on the 5-byte-NOP uprobe path (x86_64: they use its slot code)
 case "$ARCH" in

@@ -30,6 +30,9 @@
  *    count and lifetime are under event_mutex.
  *  - The perf filter is read under its rwlock (or lock-free for a
  *    system-wide event).
+ *  - The perf part of a hit is counted in its trace_uprobe while it runs,
+ *    so that perf's close can wait for exactly those hits instead of a
+ *    grace period (uprobe_perf_enter(), trace_uprobe.h).
  */
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -855,18 +858,28 @@ static void uprobe_perf_hit(struct uprobe_hit *hit)
 	preempt_enable();
 }
 
-/* Fetch a hit once, write it where @flags say (@func: 0 on entry). */
+/*
+ * Fetch a hit once, write it where @flags say (@func: 0 on entry).  The
+ * perf part, from the BPF programs to the release of the scratch area,
+ * runs counted in tu->perf_busy, so that perf's close can wait for it
+ * (trace_uprobe.h); an event serves trace instances or perf, not both.
+ */
 static void uprobe_record_hit(struct trace_uprobe *tu, struct pt_regs *regs,
 			      unsigned long func, unsigned int flags)
 {
+	bool perf = flags & TP_FLAG_PROFILE;
 	struct uprobe_hit hit;
 
+	if (perf && !uprobe_perf_enter(tu))
+		return;
 	uprobe_hit_begin(&hit, tu, regs, func);
 	if (flags & TP_FLAG_TRACE)
 		uprobe_trace_hit(&hit);
-	if (flags & TP_FLAG_PROFILE)
+	if (perf)
 		uprobe_perf_hit(&hit);
 	uprobe_hit_end(&hit);
+	if (perf)
+		uprobe_perf_leave(tu);
 }
 
 /* uprobe_dispatcher() for every hit but the common one. */

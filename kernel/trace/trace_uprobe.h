@@ -45,6 +45,15 @@
  *    batch ends or a consumer is armed or a probe freed, whichever comes
  *    first (uprobe_event_settle(), trace_uprobe_event.c); event_mutex is
  *    held throughout, so nobody else sees the pending state.
+ *  - The exception: perf's close of a local probe (perf's uprobe PMU)
+ *    does not wait.  Every perf disable first drains the event's perf
+ *    handlers (uprobe_perf_drain(), the pairing below), after which none
+ *    of them touches perf's lists, the scratch areas or perf's buffers; a
+ *    local probe is then disarmed without the wait, and its object, which
+ *    a late handler may still read, is freed after a later
+ *    uprobe_unregister_sync() that serves many closes
+ *    (trace_uprobe_free_deferred(), trace_uprobe_objects.c).  A local
+ *    probe is never armed again.
  *  - Handlers read the event flags with acquire semantics and walk the
  *    event's file links under RCU.
  *  - The perf filter of an event (struct trace_uprobe_filter) is guarded by
@@ -54,9 +63,12 @@
 #ifndef _KERNEL_TRACE_UPROBE_H
 #define _KERNEL_TRACE_UPROBE_H
 
+#include <linux/atomic.h>
+#include <linux/llist.h>
 #include <linux/path.h>
 #include <linux/types.h>
 #include <linux/uprobes.h>
+#include <linux/wait_bit.h>
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
@@ -91,6 +103,8 @@ struct trace_uprobe {
 	unsigned long			offset;		/* of the probed insn */
 	unsigned long			ref_ctr_offset;	/* SDT semaphore or 0 */
 	unsigned long __percpu		*nhits;		/* for uprobe_profile */
+	atomic_t			perf_busy;	/* hits in their perf part */
+	struct llist_node		reap_node;	/* waiting to be freed */
 	bool				fetch_direct;	/* args read no memory */
 	bool				has_strings;	/* some dyn_args set */
 	bool				bare;		/* entry, no args */
@@ -129,6 +143,40 @@ static inline int uprobe_record_hdr_size(bool is_return)
 	       (is_return ? 2 : 1) * sizeof(unsigned long);
 }
 
+/*
+ * The perf part of a hit and perf's close of the event meet here.  A hit
+ * about to record for perf (uprobe_record_hit()) counts itself in
+ * tu->perf_busy and only then looks at TP_FLAG_PROFILE again; the close
+ * (uprobe_perf_drain()) clears the flag and only then reads the counts,
+ * and sleeps until each is zero.  Each side has a full barrier between
+ * its write and its read, so at least one sees the other: either the hit
+ * finds the flag gone and leaves before it touches anything of perf's,
+ * or the close finds the hit counted and waits until it has left.  The
+ * close sleeps because a hit may: fetching arguments faults user pages in.
+ *
+ * A hit that leaves last while the flag is clear wakes the close.  Both
+ * run where @tu cannot be freed: the hit inside the uprobes core's RCU
+ * tasks-trace read section, the close before the disarm's wait.
+ */
+static inline void uprobe_perf_leave(struct trace_uprobe *tu)
+{
+	/* fully ordered: the count is down before the flag is read */
+	if (atomic_dec_and_test(&tu->perf_busy) &&
+	    !trace_probe_test_flag(&tu->tp, TP_FLAG_PROFILE))
+		wake_up_var(&tu->perf_busy);
+}
+
+/* True when the hit may record for perf; then uprobe_perf_leave() after. */
+static inline bool uprobe_perf_enter(struct trace_uprobe *tu)
+{
+	atomic_inc(&tu->perf_busy);
+	smp_mb__after_atomic();	/* counted before the flag is read */
+	if (likely(trace_probe_test_flag(&tu->tp, TP_FLAG_PROFILE)))
+		return true;
+	uprobe_perf_leave(tu);
+	return false;
+}
+
 static inline bool is_trace_uprobe(struct dyn_event *ev)
 {
 	return ev->ops == &trace_uprobe_ops;
@@ -162,6 +210,7 @@ void uprobe_event_setup_call(struct trace_uprobe *tu);
 
 /* trace_uprobe_objects.c: struct trace_uprobe */
 void trace_uprobe_free(struct trace_uprobe *tu);
+void trace_uprobe_free_deferred(struct trace_uprobe *tu);
 struct trace_uprobe *trace_uprobe_alloc(const char *group, const char *event,
 					int nargs, bool is_return);
 struct trace_uprobe *trace_uprobe_find(const char *event, const char *group);
@@ -183,6 +232,9 @@ int uprobe_dyn_create(const char *raw_command);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* trace_uprobe_event.c */
 unsigned int uprobe_event_pending(bool *sync);
+void uprobe_perf_drain(struct trace_probe *tp);
+/* trace_uprobe_objects.c */
+unsigned long trace_uprobe_reap_flush(void);
 /* trace_uprobe_files.c */
 int uprobe_dyn_show(struct seq_file *m, struct dyn_event *ev);
 int uprobe_events_run(const char *cmd);

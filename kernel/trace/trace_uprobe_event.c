@@ -12,7 +12,8 @@
  * of this layer.  An event serves either trace instances or perf, never
  * both at once.  Disarming ends in uprobe_unregister_sync(), after which
  * no handler runs on the event's probes; the scratch areas are released
- * only then.  See trace_uprobe.h for the layer's other rules.
+ * only then (perf's close of a local probe drains its handlers instead:
+ * see below).  See trace_uprobe.h for the layer's other rules.
  *
  * Batched disables.  When one write disables many events (an "enable"
  * file, set_event), the event core brackets its loop with
@@ -30,10 +31,26 @@
  *  - before a trace_uprobe is freed (trace_uprobe_unregister()).
  * The pending state is guarded by event_mutex, which the whole batch
  * holds, so outside a batch nothing is ever pending.
+ *
+ * Perf's close.  A perf disable first drains the event's perf handlers:
+ * it clears TP_FLAG_PROFILE and sleeps until every hit counted in the perf
+ * part of a hit has left (uprobe_perf_drain(); the pairing is described in
+ * trace_uprobe.h).  After that no handler of the event reads perf's
+ * per-CPU lists, perf's buffers, the BPF programs or the scratch areas.
+ * For an event of the trace event list nothing else changes: its
+ * consumers are unregistered and waited for as before.  A local probe of
+ * perf's uprobe PMU (TRACE_EVENT_FL_PERF_DRAINS, set by
+ * create_local_trace_uprobe()) has one perf user and is freed right after
+ * its close, so it skips the wait: its consumer is unregistered without
+ * one, its scratch-area reference is dropped at once, perf does not wait
+ * either (trace_event_perf.c), and the probe object, which a handler late
+ * in the uprobes core's list walk may still read, is freed after a wait
+ * shared by many closes (trace_uprobe_free_deferred()).
  */
 #include <linux/dcache.h>
 #include <linux/export.h>
 #include <linux/uprobes.h>
+#include <linux/wait_bit.h>
 #include <kunit/visibility.h>
 
 #include "trace_uprobe.h"
@@ -244,6 +261,47 @@ static int uprobe_event_enable(struct trace_event_call *call,
 	return ret;
 }
 
+/**
+ * uprobe_perf_drain - stop the perf handlers of an event and wait for them
+ * @tp: the primary probe of an event enabled for perf
+ *
+ * Clears TP_FLAG_PROFILE, then waits until no hit of any probe of the
+ * event is in its perf part.  When this returns, no handler of the event
+ * touches perf's state again: one that comes later sees the flag gone
+ * and leaves (uprobe_perf_enter()).  The consumers stay registered.
+ *
+ * Context: event_mutex held; sleeps for as long as a counted hit runs.
+ */
+VISIBLE_IF_KUNIT void uprobe_perf_drain(struct trace_probe *tp)
+{
+	struct trace_uprobe *tu;
+
+	lockdep_assert_held(&event_mutex);
+	trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	smp_mb();	/* the flag is clear before the counts are read */
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list)
+		wait_var_event(&tu->perf_busy,
+			       !atomic_read_acquire(&tu->perf_busy));
+}
+EXPORT_SYMBOL_IF_KUNIT(uprobe_perf_drain);
+
+/*
+ * Perf's close of a local probe, its perf handlers drained: detach its
+ * consumers without waiting for the handlers that may still be walking
+ * the uprobes core's lists towards them.  Those read only the probe
+ * object, which destroy_local_trace_uprobe() frees after such a wait,
+ * and return at once, the flag being clear.  Nothing of the scratch areas
+ * is in use by the event any more: its reference goes now.
+ */
+static void uprobe_event_disarm_drained(struct trace_probe *tp)
+{
+	struct trace_uprobe *tu;
+
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list)
+		trace_uprobe_disarm_nosync(tu);
+	uprobe_scratch_put();
+}
+
 /* Called with event_mutex held. */
 static void uprobe_event_disable(struct trace_event_call *call,
 				 struct trace_event_file *file)
@@ -259,7 +317,11 @@ static void uprobe_event_disable(struct trace_event_call *call,
 		if (trace_probe_is_enabled(tp))
 			return;	/* other instances still trace it */
 	} else {
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+		uprobe_perf_drain(tp);
+		if (call->flags & TRACE_EVENT_FL_PERF_DRAINS) {
+			uprobe_event_disarm_drained(tp);
+			return;
+		}
 	}
 
 	uprobe_event_disarm_put(tp);

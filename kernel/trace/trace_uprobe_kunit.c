@@ -20,17 +20,27 @@
  *
  * Every event a case makes is removed by the case's exit hook, even when
  * the case fails: all uprobe events on TUPK_PATH, whatever their names.
+ *
+ * The cases on perf's close count an event with a perf counter of the
+ * kernel's own on one CPU, and hit it by calling its handler, from a
+ * thread on that CPU, with registers of no process: the event has no
+ * argument, so nothing is read from them.
  * The caret of a refusal is written into the line as '^' (as the ftrace
  * selftests write it) and taken out before the line runs.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/dcache.h>
+#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/perf_event.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -958,6 +968,336 @@ static void failed_enable_in_batch_gives_back_its_share(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tupk_run("-:" TUPK_GROUP "/fbad"), 0);
 }
 
+/* ---- perf's close drains the perf part of the event's hits ---- */
+
+/* A close that must still be waiting has waited this long at least. */
+#define TUPK_STILL_WAITING	(2 * HZ)
+/* What must finish does within this. */
+#define TUPK_FINISHES		(30 * HZ)
+
+/*
+ * One event counted by perf, and the threads of a case: hits on the
+ * counter's CPU, a hit held in the perf part of its handler, a close.
+ */
+struct tupk_drain {
+	struct trace_uprobe	*tu;
+	struct perf_event	*counter;
+	int			cpu;
+	unsigned int		hits;		/* hits to make */
+	struct completion	hits_done;
+	bool			held;		/* the held hit got in */
+	struct completion	holding;	/* it tried */
+	struct completion	release;	/* let it leave */
+	struct completion	left;
+	bool			close_by_perf;	/* else uprobe_perf_drain() */
+	struct completion	closed;
+};
+
+static int tupk_hit_thread(void *data)
+{
+	struct tupk_drain *d = data;
+	struct pt_regs regs = {};
+	unsigned int i;
+
+	for (i = 0; i < d->hits; i++)
+		uprobe_dispatcher(&d->tu->consumer, &regs);
+	complete(&d->hits_done);
+	return 0;
+}
+
+/* A hit that stays in the perf part of its handler until released. */
+static int tupk_held_hit_thread(void *data)
+{
+	struct tupk_drain *d = data;
+
+	d->held = uprobe_perf_enter(d->tu);
+	complete(&d->holding);
+	if (d->held) {
+		wait_for_completion(&d->release);
+		uprobe_perf_leave(d->tu);
+	}
+	complete(&d->left);
+	return 0;
+}
+
+static int tupk_close_thread(void *data)
+{
+	struct tupk_drain *d = data;
+
+	if (d->close_by_perf) {
+		perf_event_release_kernel(d->counter);
+	} else {
+		mutex_lock(&event_mutex);
+		uprobe_perf_drain(&d->tu->tp);
+		mutex_unlock(&event_mutex);
+	}
+	complete(&d->closed);
+	return 0;
+}
+
+/* Start @fn(@d), on @cpu unless it is negative; NULL (and a failure) if not. */
+static struct task_struct *tupk_start(struct kunit *test, int (*fn)(void *),
+				      struct tupk_drain *d, int cpu)
+{
+	struct task_struct *task = kthread_create(fn, d, "tupk-drain");
+
+	if (IS_ERR(task)) {
+		KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(task));
+		return NULL;
+	}
+	if (cpu >= 0)
+		kthread_bind(task, cpu);
+	get_task_struct(task);
+	wake_up_process(task);
+	return task;
+}
+
+/* @task has signalled @done: reap it.  If it has not, leave it be. */
+static bool tupk_join(struct kunit *test, struct task_struct *task,
+		      struct completion *done)
+{
+	if (!task)
+		return false;
+	if (!wait_for_completion_timeout(done, TUPK_FINISHES)) {
+		KUNIT_FAIL(test, "a thread of the case is stuck");
+		return false;
+	}
+	kthread_stop_put(task);
+	return true;
+}
+
+/* @n hits on the counter's CPU, one after the other. */
+static void tupk_hits(struct kunit *test, struct tupk_drain *d, unsigned int n)
+{
+	reinit_completion(&d->hits_done);
+	d->hits = n;
+	tupk_join(test, tupk_start(test, tupk_hit_thread, d, d->cpu),
+		  &d->hits_done);
+}
+
+static u64 tupk_count(struct tupk_drain *d)
+{
+	u64 enabled, running;
+
+	return perf_event_read_value(d->counter, &enabled, &running);
+}
+
+/* Wait until the event is no longer enabled for perf. */
+static bool tupk_profile_cleared(struct tupk_drain *d)
+{
+	unsigned long end = jiffies + TUPK_FINISHES;
+
+	while (trace_probe_test_flag(&d->tu->tp, TP_FLAG_PROFILE)) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+/*
+ * Define TUPK_GROUP/@event, a probe without arguments, unless it is
+ * defined already, and open a perf counter of it on the first online CPU
+ * (perf's tracepoint PMU, as for "perf stat -e"): the event is enabled
+ * for perf, its probe armed.
+ */
+static struct tupk_drain *tupk_drain_open(struct kunit *test,
+					  const char *event)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(attr),
+	};
+	char cmd[TUPK_LINE_MAX];
+	struct tupk_drain *d;
+
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	init_completion(&d->hits_done);
+	init_completion(&d->holding);
+	init_completion(&d->release);
+	init_completion(&d->left);
+	init_completion(&d->closed);
+
+	snprintf(cmd, sizeof(cmd), "p:" TUPK_GROUP "/%s " TUPK_PATH ":0x10",
+		 event);
+	if (tupk_armed(event) < 0)
+		KUNIT_ASSERT_EQ(test, tupk_run(cmd), 0);
+	mutex_lock(&event_mutex);
+	d->tu = trace_uprobe_find(event, TUPK_GROUP);
+	if (d->tu)
+		attr.config = trace_probe_event_call(&d->tu->tp)->event.type;
+	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_NOT_NULL(test, d->tu);
+
+	d->cpu = cpumask_first(cpu_online_mask);
+	d->counter = perf_event_create_kernel_counter(&attr, d->cpu, NULL,
+						      NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(d->counter), "perf counter: %ld",
+			       PTR_ERR(d->counter));
+	KUNIT_EXPECT_TRUE(test, trace_probe_test_flag(&d->tu->tp,
+						      TP_FLAG_PROFILE));
+	KUNIT_EXPECT_EQ(test, tupk_armed(event), 1);
+	return d;
+}
+
+/*
+ * perf's close of an event (here through the tracepoint PMU) returns
+ * only after every hit in the perf part of the event's handler has left
+ * it, though no grace period waits for such a hit: this one is held by a
+ * thread that is in no RCU read section at all.  Once closed, a hit finds
+ * the event closed, and the event can be opened and counted again.
+ */
+static void perf_close_waits_for_a_hit_in_flight(struct kunit *test)
+{
+	struct task_struct *held, *closer;
+	bool waited, closed, entered;
+	struct tupk_drain *d;
+
+	tupk_need_target(test);
+	d = tupk_drain_open(test, "drain");
+	tupk_hits(test, d, 2);
+	KUNIT_EXPECT_EQ(test, tupk_count(d), 2ULL);
+
+	held = tupk_start(test, tupk_held_hit_thread, d, -1);
+	if (!held || !wait_for_completion_timeout(&d->holding, TUPK_FINISHES)) {
+		KUNIT_FAIL(test, "no hit held");
+		perf_event_release_kernel(d->counter);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, d->held);
+
+	d->close_by_perf = true;
+	closer = tupk_start(test, tupk_close_thread, d, -1);
+	if (!closer) {
+		complete(&d->release);
+		tupk_join(test, held, &d->left);
+		perf_event_release_kernel(d->counter);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, tupk_profile_cleared(d));
+	waited = !wait_for_completion_timeout(&d->closed, TUPK_STILL_WAITING);
+	complete(&d->release);
+	closed = tupk_join(test, closer, &d->closed);
+	tupk_join(test, held, &d->left);
+
+	KUNIT_EXPECT_TRUE_MSG(test, waited,
+			      "perf's close returned with a hit in flight");
+	if (!closed)
+		return;
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->tu->perf_busy), 0);
+	entered = uprobe_perf_enter(d->tu);
+	if (entered)
+		uprobe_perf_leave(d->tu);
+	KUNIT_EXPECT_FALSE(test, entered);
+	KUNIT_EXPECT_EQ(test, tupk_armed("drain"), 0);
+
+	/* opened again, the event counts again */
+	d = tupk_drain_open(test, "drain");
+	tupk_hits(test, d, 1);
+	KUNIT_EXPECT_EQ(test, tupk_count(d), 1ULL);
+	perf_event_release_kernel(d->counter);
+	KUNIT_EXPECT_EQ(test, tupk_armed("drain"), 0);
+}
+
+/*
+ * While the drain of a close waits for a hit in flight, hits that come
+ * later reach nothing of perf's: the counter, still open and on the CPU
+ * they run on, counts none of them, and a hit that counted itself after
+ * the flag went finds it gone and leaves.  The drain is called alone,
+ * without the rest of the close, so that the counter stays in place to
+ * count; the event is then given back to perf as it was and closed.
+ */
+static void hit_after_the_drain_began_reaches_nothing(struct kunit *test)
+{
+	struct task_struct *held, *closer;
+	struct tupk_drain *d;
+	bool entered;
+
+	tupk_need_target(test);
+	d = tupk_drain_open(test, "drain2");
+	tupk_hits(test, d, 1);
+	KUNIT_EXPECT_EQ(test, tupk_count(d), 1ULL);
+
+	held = tupk_start(test, tupk_held_hit_thread, d, -1);
+	if (!held || !wait_for_completion_timeout(&d->holding, TUPK_FINISHES)) {
+		KUNIT_FAIL(test, "no hit held");
+		perf_event_release_kernel(d->counter);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, d->held);
+
+	d->close_by_perf = false;
+	closer = tupk_start(test, tupk_close_thread, d, -1);
+	if (closer && tupk_profile_cleared(d)) {
+		tupk_hits(test, d, 3);
+		KUNIT_EXPECT_EQ(test, tupk_count(d), 1ULL);
+		entered = uprobe_perf_enter(d->tu);
+		if (entered)
+			uprobe_perf_leave(d->tu);
+		KUNIT_EXPECT_FALSE(test, entered);
+		KUNIT_EXPECT_EQ(test, atomic_read(&d->tu->perf_busy), 1);
+		KUNIT_EXPECT_FALSE(test, completion_done(&d->closed));
+	} else {
+		KUNIT_FAIL(test, "the drain did not start");
+	}
+	complete(&d->release);
+	tupk_join(test, held, &d->left);
+	if (closer && !tupk_join(test, closer, &d->closed))
+		return;
+
+	mutex_lock(&event_mutex);
+	trace_probe_set_flag(&d->tu->tp, TP_FLAG_PROFILE);
+	mutex_unlock(&event_mutex);
+	tupk_hits(test, d, 1);
+	KUNIT_EXPECT_EQ(test, tupk_count(d), 2ULL);
+	perf_event_release_kernel(d->counter);
+	KUNIT_EXPECT_EQ(test, tupk_armed("drain2"), 0);
+}
+
+/*
+ * A local probe of perf's uprobe PMU says that its close drains its own
+ * handlers; its perf disable unregisters the probe and gives back the
+ * scratch area without leaving anything pending, and destroying it hands
+ * the memory to the worker, which frees it after its wait.
+ */
+static void local_probe_close_frees_after_the_wait(struct kunit *test)
+{
+	char path[] = TUPK_PATH;
+	struct trace_event_call *call;
+	unsigned long freed;
+	bool armed, disarmed, enabled, sync;
+	struct trace_uprobe *tu;
+	unsigned int puts;
+	int ret;
+
+	tupk_need_target(test);
+	call = create_local_trace_uprobe(path, 0x10, 0, false);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(call), "%ld", PTR_ERR(call));
+	KUNIT_EXPECT_TRUE(test, call->flags & TRACE_EVENT_FL_PERF_DRAINS);
+	tu = tu_of_call(call);
+	freed = trace_uprobe_reap_flush();
+
+	mutex_lock(&event_mutex);
+	ret = call->class->reg(call, TRACE_REG_PERF_REGISTER, NULL);
+	armed = tu && tu->uprobe;
+	if (!ret)
+		call->class->reg(call, TRACE_REG_PERF_UNREGISTER, NULL);
+	disarmed = tu && !tu->uprobe;
+	enabled = tu && trace_probe_is_enabled(&tu->tp);
+	puts = uprobe_event_pending(&sync);
+	mutex_unlock(&event_mutex);
+	destroy_local_trace_uprobe(call);
+
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, armed);
+	KUNIT_EXPECT_TRUE(test, disarmed);
+	KUNIT_EXPECT_FALSE(test, enabled);
+	KUNIT_EXPECT_EQ(test, puts, 0U);
+	KUNIT_EXPECT_FALSE(test, sync);
+	KUNIT_EXPECT_EQ(test, trace_uprobe_reap_flush(), freed + 1);
+}
+
 static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed,
 			 tupk_listing_gen_params),
@@ -971,6 +1311,9 @@ static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE(enabled_event_keeps_its_probes),
 	KUNIT_CASE(batched_disable_settles_before_rearm_and_end),
 	KUNIT_CASE(failed_enable_in_batch_gives_back_its_share),
+	KUNIT_CASE(perf_close_waits_for_a_hit_in_flight),
+	KUNIT_CASE(hit_after_the_drain_began_reaches_nothing),
+	KUNIT_CASE(local_probe_close_frees_after_the_wait),
 	{}
 };
 

@@ -8,15 +8,19 @@
  * Locks: lookup, joining, registration and removal run under event_mutex
  * (trace_uprobe_register() takes it; the other callers hold it).  A probe
  * of an enabled event is never removed: its handlers may be running.  A
- * probe that joins an enabled event is armed before it is listed.
+ * probe that joins an enabled event is armed before it is listed.  A
+ * local probe of perf, whose consumer went without a wait, is freed by a
+ * worker after one (trace_uprobe_free_deferred()).
  */
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
 #include <linux/dcache.h>
 #include <linux/export.h>
+#include <linux/llist.h>
 #include <linux/path.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
 #include "trace_uprobe.h"
@@ -33,6 +37,78 @@ void trace_uprobe_free(struct trace_uprobe *tu)
 	free_percpu(tu->nhits);
 	kfree(tu);
 }
+
+/*
+ * Probes whose consumers were unregistered without a wait, to be freed
+ * after one.  The worker takes every probe queued so far, waits once with
+ * uprobe_unregister_sync(), which starts after each of them was queued,
+ * and frees them; probes queued while it waits make the next batch.
+ */
+static LLIST_HEAD(trace_uprobe_reap_list);
+static unsigned long trace_uprobe_reaped;	/* freed by the worker */
+
+static void trace_uprobe_reap(struct work_struct *work)
+{
+	struct llist_node *batch = llist_del_all(&trace_uprobe_reap_list);
+	struct trace_uprobe *tu, *next;
+
+	if (!batch)
+		return;
+	uprobe_unregister_sync();
+	llist_for_each_entry_safe(tu, next, batch, reap_node) {
+		trace_uprobe_free(tu);
+		WRITE_ONCE(trace_uprobe_reaped, trace_uprobe_reaped + 1);
+	}
+}
+
+static DECLARE_WORK(trace_uprobe_reap_work, trace_uprobe_reap);
+
+/**
+ * trace_uprobe_free_deferred - free a probe once its handlers are done
+ * @tu: a probe off every list, whose consumer may have been unregistered
+ *	with uprobe_unregister_nosync()
+ *
+ * Handlers still on their way through the uprobes core's consumer list
+ * may read @tu (its consumer, counters, flags and perf filter), never its
+ * file: the file is let go now, so that it does not stay busy after the
+ * caller returns, and the rest after a uprobe_unregister_sync().
+ *
+ * The uprobes core keeps uprobe->inode without a reference, and it reads
+ * the inode through it only for a caller that holds the file:
+ * register_for_each_vma() (register, apply and unregister, which for
+ * @tu all returned before this call) and copy_insn() (a breakpoint
+ * placed for a consumer that wants the mm).  What a late handler does
+ * with uprobe->inode (unapply_uprobe(), valid_ref_ctr_vma(),
+ * find_node_in_range(), uprobe_site_maps()) is compare it with the
+ * inode of a mapping of its own address space, which that mapping pins,
+ * before it reads anything; so an inode freed here is never read, and
+ * one that reuses its memory is read as itself.  A base whose core reads
+ * uprobe->inode any other way must put the file in the worker instead.
+ *
+ * Context: process; may sleep (putting the file).
+ */
+void trace_uprobe_free_deferred(struct trace_uprobe *tu)
+{
+	path_put(&tu->path);
+	tu->path = (struct path){};
+	if (llist_add(&tu->reap_node, &trace_uprobe_reap_list))
+		queue_work(system_unbound_wq, &trace_uprobe_reap_work);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * trace_uprobe_reap_flush - free the probes queued so far
+ *
+ * For the KUnit suite only.  Context: process; sleeps.
+ * Return: how many probes the worker has freed since boot.
+ */
+unsigned long trace_uprobe_reap_flush(void)
+{
+	flush_work(&trace_uprobe_reap_work);
+	return READ_ONCE(trace_uprobe_reaped);
+}
+EXPORT_SYMBOL_IF_KUNIT(trace_uprobe_reap_flush);
+#endif
 
 /* A probe with its own new event, room for @nargs arguments and no site. */
 struct trace_uprobe *trace_uprobe_alloc(const char *group, const char *event,

@@ -8,6 +8,11 @@
  * Locks: a local probe is never on the dyn_event list and never a
  * registered trace event; perf holds event_mutex around its use.  The BPF
  * query looks tracepoint-PMU events up by name among the listed ones.
+ *
+ * Closing a local probe waits for no grace period: its reg callback drains
+ * the event's perf handlers, perf then frees its lists without a wait of
+ * its own (TRACE_EVENT_FL_PERF_DRAINS), and the probe object is freed
+ * later, after one wait for many closes (trace_uprobe_event.c).
  */
 #include <linux/slab.h>
 #ifdef CONFIG_BPF_EVENTS
@@ -61,6 +66,8 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 	}
 	trace_uprobe_take_site(tu, &site);
 	uprobe_event_setup_call(tu);
+	/* perf's close need not wait for our handlers: we drain them. */
+	trace_probe_event_call(&tu->tp)->flags |= TRACE_EVENT_FL_PERF_DRAINS;
 	if (traceprobe_set_print_fmt(&tu->tp, trace_uprobe_print_type(tu)) < 0) {
 		trace_uprobe_free(tu);
 		ret = -ENOMEM;
@@ -76,13 +83,17 @@ out:
 /**
  * destroy_local_trace_uprobe - free an event made by create_local_trace_uprobe()
  * @event_call: the event; perf has disabled and closed it already
+ *
+ * The probed file is let go at once; the memory only after a wait for the
+ * handlers that may still be on their way into the probe (its consumer
+ * was unregistered without one).
  */
 void destroy_local_trace_uprobe(struct trace_event_call *event_call)
 {
 	struct trace_uprobe *tu = tu_of_call(event_call);
 
 	if (tu)
-		trace_uprobe_free(tu);
+		trace_uprobe_free_deferred(tu);
 }
 
 #ifdef CONFIG_BPF_EVENTS

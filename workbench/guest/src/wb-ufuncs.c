@@ -20,14 +20,35 @@
  *                           the counts (each must be 1); close them all.
  *                           Prints "open US close US" (microseconds of
  *                           CLOCK_MONOTONIC for all opens, all closes).
+ *   wb-ufuncs perfclose OFFS N
+ *                           closes perf events while their functions run:
+ *                           N events of the uprobe PMU on the first N
+ *                           offsets of OFFS, each counting a second thread
+ *                           of this process and sampling its every hit
+ *                           into one ring buffer.  The thread calls every
+ *                           function 3 times and the counts must be
+ *                           exactly 3; half the events are closed while
+ *                           the thread calls the functions without pause;
+ *                           the other half must then count 3 more calls
+ *                           exactly; the rest are closed the same way.
+ *                           No sample of an event may enter the buffer
+ *                           after its close returned; once an event is
+ *                           closed its function's text is the file's
+ *                           again; once all are, calls write nothing at
+ *                           all.  Prints "perfclose ok N samples S".
  *
  * Errors go to stderr, with a non-zero exit.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -75,7 +96,9 @@ static void fail(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s pause | loop ROUNDS USLEEP | call FIRST N | perf OFFSETS N\n",
+	fprintf(stderr, "usage: %s pause | loop ROUNDS USLEEP | call FIRST N\n",
+		prog);
+	fprintf(stderr, "       %s perf OFFSETS N | perfclose OFFSETS N\n",
 		prog);
 	exit(2);
 }
@@ -200,6 +223,339 @@ static int perf_bulk(const char *offsets, long n)
 	return 0;
 }
 
+/* ---- perfclose: closing perf events while their probes are hit ---- */
+
+#define RB_PAGES	64	/* data pages of the ring buffer */
+#define ROUNDS		3	/* calls of each function in a counted step */
+
+/* The thread the events count, and what main has it do. */
+enum { T_IDLE, T_ROUNDS, T_SPIN, T_EXIT };
+static pthread_mutex_t t_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t t_cond = PTHREAD_COND_INITIALIZER;
+static int t_cmd = T_IDLE;
+static int t_spin;		/* T_SPIN: call until it is cleared */
+static pid_t t_tid;
+
+static void *caller(void *arg)
+{
+	int cmd, r;
+
+	pthread_mutex_lock(&t_lock);
+	t_tid = syscall(SYS_gettid);
+	pthread_cond_broadcast(&t_cond);
+	for (;;) {
+		while (t_cmd == T_IDLE)
+			pthread_cond_wait(&t_cond, &t_lock);
+		cmd = t_cmd;
+		if (cmd == T_EXIT)
+			break;
+		pthread_mutex_unlock(&t_lock);
+		if (cmd == T_ROUNDS) {
+			for (r = 0; r < ROUNDS; r++)
+				call_range(0, NFUNCS);
+		} else {
+			while (__atomic_load_n(&t_spin, __ATOMIC_ACQUIRE))
+				call_range(0, NFUNCS);
+		}
+		pthread_mutex_lock(&t_lock);
+		t_cmd = T_IDLE;
+		pthread_cond_broadcast(&t_cond);
+	}
+	pthread_mutex_unlock(&t_lock);
+	return NULL;
+}
+
+/* Give the thread @cmd; wait until it is done unless it is T_SPIN. */
+static void t_command(int cmd)
+{
+	pthread_mutex_lock(&t_lock);
+	if (cmd == T_SPIN)
+		__atomic_store_n(&t_spin, 1, __ATOMIC_RELEASE);
+	t_cmd = cmd;
+	pthread_cond_broadcast(&t_cond);
+	while (cmd != T_SPIN && cmd != T_EXIT && t_cmd != T_IDLE)
+		pthread_cond_wait(&t_cond, &t_lock);
+	pthread_mutex_unlock(&t_lock);
+}
+
+static void t_spin_stop(void)
+{
+	__atomic_store_n(&t_spin, 0, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&t_lock);
+	while (t_cmd != T_IDLE)
+		pthread_cond_wait(&t_cond, &t_lock);
+	pthread_mutex_unlock(&t_lock);
+}
+
+/* One event: its function, and where the buffer stood when it closed. */
+struct pc_event {
+	int		fd;
+	long		func;		/* index in wb_uf_table */
+	unsigned long long offset;	/* in the file */
+	__u64		id;
+	__u64		closed_at;	/* data_head after close(); ~0: open */
+	unsigned long	samples;
+};
+
+static struct pc_event *pc;
+static long pc_n;
+static struct perf_event_mmap_page *pc_page;
+static char *pc_data;
+static __u64 pc_pos;		/* how far the buffer has been read */
+static unsigned long pc_samples, pc_lost, pc_late;
+static int pc_self, pc_mem;	/* this program's file, /proc/self/mem */
+
+static void pc_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: perfclose: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* The first N "wb_uf_NNN 0xOFFSET" lines of @path. */
+static void pc_read_offsets(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long i;
+
+	if (!f)
+		fail(path);
+	for (i = 0; i < pc_n; i++) {
+		if (fscanf(f, "wb_uf_%ld %llx ", &pc[i].func, &pc[i].offset) != 2 ||
+		    pc[i].func < 0 || pc[i].func >= NFUNCS)
+			pc_fail("offsets line %ld is not wb_uf_NNN 0xOFFSET",
+				i + 1);
+	}
+	fclose(f);
+}
+
+/* Is the text of event @i's function what the file holds? */
+static int pc_text_is_file(long i)
+{
+	unsigned char mem[4], file[4];
+	unsigned long addr = (unsigned long)wb_uf_table[pc[i].func];
+
+	if (pread(pc_mem, mem, sizeof(mem), (off_t)addr) != sizeof(mem))
+		fail("/proc/self/mem");
+	if (pread(pc_self, file, sizeof(file), (off_t)pc[i].offset) != sizeof(file))
+		fail(SELF);
+	return !memcmp(mem, file, sizeof(mem));
+}
+
+static void pc_copy(__u64 pos, void *to, size_t len)
+{
+	__u64 size = (__u64)RB_PAGES * sysconf(_SC_PAGESIZE);
+	size_t off = pos % size, first = len;
+
+	if (first > size - off)
+		first = size - off;
+	memcpy(to, pc_data + off, first);
+	memcpy((char *)to + first, pc_data, len - first);
+}
+
+static __u64 pc_head(void)
+{
+	return __atomic_load_n(&pc_page->data_head, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Read what the buffer holds.  A sample of an event at or after the place
+ * the buffer stood when the event's close returned was written after it.
+ */
+static void pc_drain(void)
+{
+	static const char late[] =
+		"%s: perfclose: event %ld sampled at %llu, closed at %llu\n";
+	__u64 head = pc_head(), id;
+	struct perf_event_header h;
+	long i;
+
+	while (pc_pos < head) {
+		pc_copy(pc_pos, &h, sizeof(h));
+		if (h.size < sizeof(h))
+			pc_fail("bad record of %u bytes at %llu", h.size,
+				(unsigned long long)pc_pos);
+		if (h.type == PERF_RECORD_LOST) {
+			pc_lost++;
+		} else if (h.type == PERF_RECORD_SAMPLE) {
+			pc_copy(pc_pos + sizeof(h), &id, sizeof(id));
+			for (i = 0; i < pc_n && pc[i].id != id; i++)
+				;
+			if (i == pc_n)
+				pc_fail("sample of unknown id %llu at %llu",
+					(unsigned long long)id,
+					(unsigned long long)pc_pos);
+			pc[i].samples++;
+			pc_samples++;
+			if (pc_pos >= pc[i].closed_at && !pc_late++)
+				fprintf(stderr, late, prog, i,
+					(unsigned long long)pc_pos,
+					(unsigned long long)pc[i].closed_at);
+		}
+		pc_pos += h.size;
+	}
+	__atomic_store_n(&pc_page->data_tail, pc_pos, __ATOMIC_RELEASE);
+}
+
+static __u64 pc_count(long i)
+{
+	__u64 count;
+
+	if (read(pc[i].fd, &count, sizeof(count)) != sizeof(count))
+		fail("read counter");
+	return count;
+}
+
+/* Close events [@from, @to) while the thread calls their functions. */
+static void pc_close_racing(long from, long to)
+{
+	long i;
+
+	t_command(T_SPIN);
+	for (i = from; i < to; i++) {
+		if (close(pc[i].fd))
+			fail("close");
+		pc[i].closed_at = pc_head();
+		pc_drain();
+	}
+	t_spin_stop();
+	pc_drain();
+	for (i = from; i < to; i++) {
+		if (!pc_text_is_file(i))
+			pc_fail("event %ld closed, its function still probed",
+				i);
+	}
+}
+
+/* Exact counts of the open events [@from, @to) over ROUNDS calls each. */
+static void pc_count_rounds(long from, long to)
+{
+	__u64 *before = calloc(pc_n, sizeof(*before));
+	long i;
+
+	if (!before)
+		fail("calloc");
+	for (i = from; i < to; i++)
+		before[i] = pc_count(i);
+	t_command(T_ROUNDS);
+	for (i = from; i < to; i++) {
+		if (pc_count(i) != before[i] + ROUNDS)
+			pc_fail("event %ld counted %llu calls, not %d", i,
+				(unsigned long long)(pc_count(i) - before[i]),
+				ROUNDS);
+	}
+	free(before);
+	pc_drain();
+}
+
+static int perf_close(const char *offsets, long n)
+{
+	long page = sysconf(_SC_PAGESIZE), i;
+	struct perf_event_attr attr;
+	pthread_t thread;
+	int type, out;
+	struct rlimit rl;
+	FILE *tf;
+	__u64 still;
+
+	if (n < 2 || n > NFUNCS)
+		usage();
+	pc_n = n;
+	pc = calloc(n, sizeof(*pc));
+	if (!pc)
+		fail("calloc");
+	pc_read_offsets(offsets);
+	tf = fopen(PMU_TYPE, "r");
+	if (!tf || fscanf(tf, "%d", &type) != 1)
+		fail(PMU_TYPE);
+	fclose(tf);
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)n + 16) {
+		rl.rlim_cur = n + 16;
+		if (rl.rlim_max < rl.rlim_cur)
+			rl.rlim_max = rl.rlim_cur;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			fail("setrlimit");
+	}
+	pc_self = open(SELF, O_RDONLY);
+	pc_mem = open("/proc/self/mem", O_RDONLY);
+	if (pc_self < 0 || pc_mem < 0)
+		fail("open " SELF " or /proc/self/mem");
+
+	if (pthread_create(&thread, NULL, caller, NULL))
+		fail("pthread_create");
+	pthread_mutex_lock(&t_lock);
+	while (!t_tid)
+		pthread_cond_wait(&t_cond, &t_lock);
+	pthread_mutex_unlock(&t_lock);
+
+	/* the ring buffer: a software event that never fires owns it */
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	out = syscall(SYS_perf_event_open, &attr, t_tid, -1, -1,
+		      PERF_FLAG_FD_CLOEXEC);
+	if (out < 0)
+		fail("perf_event_open (dummy)");
+	pc_page = mmap(NULL, (RB_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, out, 0);
+	if (pc_page == MAP_FAILED)
+		fail("mmap");
+	pc_data = (char *)pc_page + page;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config1 = (unsigned long long)(unsigned long)SELF;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IDENTIFIER;
+	for (i = 0; i < n; i++) {
+		if (pc_text_is_file(i) == 0)
+			pc_fail("function of event %ld probed before it opened",
+				i);
+		attr.config2 = pc[i].offset;
+		pc[i].fd = syscall(SYS_perf_event_open, &attr, t_tid, -1, -1,
+				   PERF_FLAG_FD_CLOEXEC);
+		if (pc[i].fd < 0)
+			fail("perf_event_open");
+		if (ioctl(pc[i].fd, PERF_EVENT_IOC_SET_OUTPUT, out))
+			fail("PERF_EVENT_IOC_SET_OUTPUT");
+		if (ioctl(pc[i].fd, PERF_EVENT_IOC_ID, &pc[i].id))
+			fail("PERF_EVENT_IOC_ID");
+		pc[i].closed_at = ~0ULL;
+		if (pc_text_is_file(i))
+			pc_fail("function of event %ld not probed once it opened",
+				i);
+	}
+
+	pc_count_rounds(0, n);
+	pc_close_racing(0, n / 2);
+	pc_count_rounds(n / 2, n);
+	pc_close_racing(n / 2, n);
+
+	/* every event closed: calls write nothing */
+	still = pc_head();
+	t_command(T_ROUNDS);
+	pc_drain();
+	if (pc_head() != still)
+		pc_fail("%llu bytes written after every event closed",
+			(unsigned long long)(pc_head() - still));
+
+	t_command(T_EXIT);
+	pthread_join(thread, NULL);
+	if (pc_late)
+		pc_fail("%lu samples written after their event's close returned",
+			pc_late);
+	printf("perfclose ok %ld samples %lu lost %lu\n", n, pc_samples,
+	       pc_lost);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds, us, r;
@@ -228,6 +584,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "perf"))
 		return perf_bulk(argv[2], num(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "perfclose"))
+		return perf_close(argv[2], num(argv[3]));
 	usage();
 	return 2;
 }
