@@ -1311,7 +1311,7 @@ static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE(enabled_event_keeps_its_probes),
 	KUNIT_CASE(batched_disable_settles_before_rearm_and_end),
 	KUNIT_CASE(failed_enable_in_batch_gives_back_its_share),
-	KUNIT_CASE(perf_close_waits_for_a_hit_in_flight),
+	KUNIT_CASE_SLOW(perf_close_waits_for_a_hit_in_flight),
 	KUNIT_CASE(hit_after_the_drain_began_reaches_nothing),
 	KUNIT_CASE(local_probe_close_frees_after_the_wait),
 	{}
