@@ -1142,6 +1142,25 @@ static struct tupk_drain *tupk_drain_open(struct kunit *test,
 }
 
 /*
+ * Start a thread whose hit stays in flight until @d->release; NULL (the
+ * case failed and @d's counter closed) if no hit got held.
+ */
+static struct task_struct *tupk_hold_hit(struct kunit *test,
+					 struct tupk_drain *d)
+{
+	struct task_struct *held;
+
+	held = tupk_start(test, tupk_held_hit_thread, d, -1);
+	if (!held || !wait_for_completion_timeout(&d->holding, TUPK_FINISHES)) {
+		KUNIT_FAIL(test, "no hit held");
+		perf_event_release_kernel(d->counter);
+		return NULL;
+	}
+	KUNIT_EXPECT_TRUE(test, d->held);
+	return held;
+}
+
+/*
  * perf's close of an event (here through the tracepoint PMU) returns
  * only after every hit in the perf part of the event's handler has left
  * it, though no grace period waits for such a hit: this one is held by a
@@ -1159,13 +1178,9 @@ static void perf_close_waits_for_a_hit_in_flight(struct kunit *test)
 	tupk_hits(test, d, 2);
 	KUNIT_EXPECT_EQ(test, tupk_count(d), 2ULL);
 
-	held = tupk_start(test, tupk_held_hit_thread, d, -1);
-	if (!held || !wait_for_completion_timeout(&d->holding, TUPK_FINISHES)) {
-		KUNIT_FAIL(test, "no hit held");
-		perf_event_release_kernel(d->counter);
+	held = tupk_hold_hit(test, d);
+	if (!held)
 		return;
-	}
-	KUNIT_EXPECT_TRUE(test, d->held);
 
 	d->close_by_perf = true;
 	closer = tupk_start(test, tupk_close_thread, d, -1);
@@ -1219,13 +1234,9 @@ static void hit_after_the_drain_began_reaches_nothing(struct kunit *test)
 	tupk_hits(test, d, 1);
 	KUNIT_EXPECT_EQ(test, tupk_count(d), 1ULL);
 
-	held = tupk_start(test, tupk_held_hit_thread, d, -1);
-	if (!held || !wait_for_completion_timeout(&d->holding, TUPK_FINISHES)) {
-		KUNIT_FAIL(test, "no hit held");
-		perf_event_release_kernel(d->counter);
+	held = tupk_hold_hit(test, d);
+	if (!held)
 		return;
-	}
-	KUNIT_EXPECT_TRUE(test, d->held);
 
 	d->close_by_perf = false;
 	closer = tupk_start(test, tupk_close_thread, d, -1);

@@ -135,20 +135,8 @@ SYM_FUNC_END(ftrace_stub_graph)
 #endif
 .endm
 
-/*
- * ftrace_regs_caller's frame (it pushed the flags word just above): a
- * struct pt_regs pushed from ss down to r15, every register, the flags and
- * the kernel segments.  regs->sp is filled in by fh_frame_build.
- */
-.macro fh_push_full_regs
-	pushq	$__KERNEL_DS
-	subq	$8, %rsp
-	pushq	FH_LINKS + 16(%rsp)
-	pushq	$__KERNEL_CS
-	/* ip: our return address, the call site + MCOUNT_INSN_SIZE */
-	pushq	FH_LINKS + 40(%rsp)
-	/* orig_ax: no direct call unless a callback asks for one */
-	pushq	$0
+/* The general registers of a struct pt_regs, di at the top, r15 last. */
+.macro fh_push_gprs
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx
@@ -164,6 +152,23 @@ SYM_FUNC_END(ftrace_stub_graph)
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
+.endm
+
+/*
+ * ftrace_regs_caller's frame (it pushed the flags word just above): a
+ * struct pt_regs pushed from ss down to r15, every register, the flags and
+ * the kernel segments.  regs->sp is filled in by fh_frame_build.
+ */
+.macro fh_push_full_regs
+	pushq	$__KERNEL_DS
+	subq	$8, %rsp
+	pushq	FH_LINKS + 16(%rsp)
+	pushq	$__KERNEL_CS
+	/* ip: our return address, the call site + MCOUNT_INSN_SIZE */
+	pushq	FH_LINKS + 40(%rsp)
+	/* orig_ax: no direct call unless a callback asks for one */
+	pushq	$0
+	fh_push_gprs
 .endm
 
 /* The reverse of fh_push_full_regs, up to and including di. */
@@ -518,21 +523,7 @@ SYM_CODE_START(kretprobe_return_handler)
 	pushq	$0
 	/* orig_ax */
 	pushq	$-1
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	fh_push_gprs
 	addq	$16, RSP(%rsp)
 	movq	%rsp, %rdi
 	call	kretprobe_return
