@@ -36,6 +36,14 @@
  *                           closed its function's text is the file's
  *                           again; once all are, calls write nothing at
  *                           all.  Prints "perfclose ok N samples S".
+ *   wb-ufuncs forks DIR MAX fork children, one about every 200 us, until
+ *                           DIR/stop exists or MAX were forked (prints
+ *                           "ready" after the first); each child blocks
+ *                           on a pipe.  Writes the number forked to
+ *                           DIR/count, waits for DIR/go, lets the
+ *                           children go: each calls every function once
+ *                           and exits.  Fails if a child failed; prints
+ *                           "forks N".
  *
  * Errors go to stderr, with a non-zero exit.
  */
@@ -51,6 +59,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,6 +109,7 @@ static void usage(void)
 		prog);
 	fprintf(stderr, "       %s perf OFFSETS N | perfclose OFFSETS N\n",
 		prog);
+	fprintf(stderr, "       %s forks DIR MAX\n", prog);
 	exit(2);
 }
 
@@ -556,6 +566,64 @@ static int perf_close(const char *offsets, long n)
 	return 0;
 }
 
+static int in_dir(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !access(path, F_OK);
+}
+
+/* Children forked while uprobes are being installed must all have them. */
+static int fork_storm(const char *dir, long max)
+{
+	char path[512], tmp[512];
+	long n = 0, i, bad = 0;
+	int gate[2], status;
+	char c;
+	FILE *f;
+	pid_t pid;
+
+	if (pipe(gate))
+		fail("pipe");
+	while (n < max && !in_dir(dir, "stop")) {
+		pid = fork();
+		if (pid < 0)
+			fail("fork");
+		if (!pid) {
+			close(gate[1]);
+			/* EOF once the parent closes its end */
+			while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+				;
+			call_range(0, NFUNCS);
+			_exit(0);
+		}
+		if (!n++)
+			ready();
+		usleep(200);
+	}
+	snprintf(tmp, sizeof(tmp), "%s/count.tmp", dir);
+	snprintf(path, sizeof(path), "%s/count", dir);
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%ld\n", n) < 0 || fclose(f) || rename(tmp, path))
+		fail(path);
+	while (!in_dir(dir, "go"))
+		usleep(10000);
+	close(gate[1]);
+	for (i = 0; i < n; i++) {
+		if (wait(&status) < 0)
+			fail("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	if (bad) {
+		fprintf(stderr, "%s: %ld of %ld children failed\n", prog, bad, n);
+		return 1;
+	}
+	printf("forks %ld\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds, us, r;
@@ -586,6 +654,8 @@ int main(int argc, char **argv)
 		return perf_bulk(argv[2], num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "perfclose"))
 		return perf_close(argv[2], num(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "forks"))
+		return fork_storm(argv[2], num(argv[3]));
 	usage();
 	return 2;
 }
