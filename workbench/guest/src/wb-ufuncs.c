@@ -36,7 +36,8 @@
  *                           closed its function's text is the file's
  *                           again; once all are, calls write nothing at
  *                           all.  Prints "perfclose ok N samples S".
- *   wb-ufuncs forks DIR MAX fork children, one about every 200 us, until
+ *   wb-ufuncs forks DIR MAX [US]
+ *                           fork children, one about every US (200) us, until
  *                           DIR/stop exists or MAX were forked (prints
  *                           "ready" after the first); each child blocks
  *                           on a pipe.  Writes the number forked to
@@ -109,7 +110,7 @@ static void usage(void)
 		prog);
 	fprintf(stderr, "       %s perf OFFSETS N | perfclose OFFSETS N\n",
 		prog);
-	fprintf(stderr, "       %s forks DIR MAX\n", prog);
+	fprintf(stderr, "       %s forks DIR MAX [US]\n", prog);
 	exit(2);
 }
 
@@ -575,7 +576,7 @@ static int in_dir(const char *dir, const char *name)
 }
 
 /* Children forked while uprobes are being installed must all have them. */
-static int fork_storm(const char *dir, long max)
+static int fork_storm(const char *dir, long max, long us)
 {
 	char path[512], tmp[512];
 	long n = 0, i, bad = 0;
@@ -600,7 +601,7 @@ static int fork_storm(const char *dir, long max)
 		}
 		if (!n++)
 			ready();
-		usleep(200);
+		usleep(us);
 	}
 	snprintf(tmp, sizeof(tmp), "%s/count.tmp", dir);
 	snprintf(path, sizeof(path), "%s/count", dir);
@@ -654,8 +655,9 @@ int main(int argc, char **argv)
 		return perf_bulk(argv[2], num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "perfclose"))
 		return perf_close(argv[2], num(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "forks"))
-		return fork_storm(argv[2], num(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "forks"))
+		return fork_storm(argv[2], num(argv[3]),
+				  argc == 5 ? num(argv[4]) : 200);
 	usage();
 	return 2;
 }
