@@ -45,6 +45,20 @@
  *                           children go: each calls every function once
  *                           and exits.  Fails if a child failed; prints
  *                           "forks N".
+ *   wb-ufuncs cow OFFS      a breakpoint must reach neither a fork child
+ *                           that shares the text page nor the file: picks
+ *                           two functions A and B of one text page; a
+ *                           perf uprobe on A counting this process gives
+ *                           it its own copy of the page; a child is
+ *                           forked (sharing that copy); a second event,
+ *                           on B, counting this process only, must show
+ *                           in this process's text and not in the
+ *                           child's, nor in the file; both count their
+ *                           one hit.  Then, with no child, two events on
+ *                           A and B in turn (the second goes into the
+ *                           page the first copied) count a hit each, and
+ *                           after their close the text is the file's.
+ *                           Prints "cow ok".
  *
  * Errors go to stderr, with a non-zero exit.
  */
@@ -110,7 +124,7 @@ static void usage(void)
 		prog);
 	fprintf(stderr, "       %s perf OFFSETS N | perfclose OFFSETS N\n",
 		prog);
-	fprintf(stderr, "       %s forks DIR MAX [US]\n", prog);
+	fprintf(stderr, "       %s forks DIR MAX [US] | cow OFFSETS\n", prog);
 	exit(2);
 }
 
@@ -625,6 +639,158 @@ static int fork_storm(const char *dir, long max, long us)
 	return 0;
 }
 
+/* ---- cow: a breakpoint for one process only, on a page a child shares ---- */
+
+static int cow_self, cow_type;
+
+static int cow_open(unsigned long long offset)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = cow_type;
+	attr.config1 = (unsigned long long)(unsigned long)SELF;
+	attr.config2 = offset;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		fail("perf_event_open");
+	return fd;
+}
+
+static unsigned long long cow_count(int fd)
+{
+	unsigned long long count;
+
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		fail("read counter");
+	return count;
+}
+
+/* Does this process's text of function @func hold the file's bytes? */
+static int cow_text_is_file(long func, unsigned long long offset)
+{
+	unsigned char file[4];
+
+	if (pread(cow_self, file, sizeof(file), (off_t)offset) != sizeof(file))
+		fail(SELF);
+	return !memcmp((const void *)(unsigned long)wb_uf_table[func], file,
+		       sizeof(file));
+}
+
+static void cow_expect(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "%s: cow: %s\n", prog, what);
+		exit(1);
+	}
+}
+
+static int cow_check(const char *offsets)
+{
+	unsigned long long off[NFUNCS], oa = 0, ob = 0;
+	unsigned char file_a[4], file_b[4], now[4];
+	long func[NFUNCS], i, j, a = -1, b = -1;
+	int gate[2], fa, fb, status;
+	unsigned long pa, pb;
+	FILE *f;
+	pid_t pid;
+	char c;
+
+	f = fopen(PMU_TYPE, "r");
+	if (!f || fscanf(f, "%d", &cow_type) != 1)
+		fail(PMU_TYPE);
+	fclose(f);
+	cow_self = open(SELF, O_RDONLY | O_CLOEXEC);
+	if (cow_self < 0)
+		fail(SELF);
+	f = fopen(offsets, "r");
+	if (!f)
+		fail(offsets);
+	for (i = 0; i < NFUNCS; i++) {
+		if (fscanf(f, "wb_uf_%ld %llx ", &func[i], &off[i]) != 2 ||
+		    func[i] < 0 || func[i] >= NFUNCS)
+			break;
+	}
+	fclose(f);
+	/* two functions whose text shares a page, in the file and in memory */
+	for (j = 1; j < i && a < 0; j++) {
+		pa = (unsigned long)wb_uf_table[func[j - 1]];
+		pb = (unsigned long)wb_uf_table[func[j]];
+		if (pa >> 12 == pb >> 12 && off[j - 1] >> 12 == off[j] >> 12 &&
+		    pa != pb) {
+			a = func[j - 1];
+			b = func[j];
+			oa = off[j - 1];
+			ob = off[j];
+		}
+	}
+	cow_expect(a >= 0, "no two functions on one page");
+	if (pread(cow_self, file_a, 4, (off_t)oa) != 4 ||
+	    pread(cow_self, file_b, 4, (off_t)ob) != 4)
+		fail(SELF);
+	cow_expect(cow_text_is_file(a, oa) && cow_text_is_file(b, ob),
+		   "text differs from the file before any probe");
+
+	fa = cow_open(oa);
+	cow_expect(!cow_text_is_file(a, oa), "no breakpoint at A");
+	if (pipe(gate))
+		fail("pipe");
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (!pid) {
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		/* B's event counts the parent only: no breakpoint here */
+		if (!cow_text_is_file(b, ob)) {
+			fprintf(stderr, "%s: cow: the child's text of B changed\n",
+				prog);
+			_exit(1);
+		}
+		sink += wb_uf_table[b]((int)b);
+		_exit(0);
+	}
+	close(gate[0]);
+	fb = cow_open(ob);
+	cow_expect(!cow_text_is_file(b, ob), "no breakpoint at B in the parent");
+	close(gate[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		fail("waitpid");
+	cow_expect(WIFEXITED(status) && !WEXITSTATUS(status),
+		   "the child failed");
+	sink += wb_uf_table[a]((int)a);
+	sink += wb_uf_table[b]((int)b);
+	cow_expect(cow_count(fa) == 1 && cow_count(fb) == 1,
+		   "an event did not count its one hit (with a child)");
+	close(fa);
+	close(fb);
+	cow_expect(cow_text_is_file(a, oa) && cow_text_is_file(b, ob),
+		   "text differs from the file after the close");
+
+	/* no child: the second breakpoint goes into the first one's copy */
+	fa = cow_open(oa);
+	fb = cow_open(ob);
+	cow_expect(!cow_text_is_file(a, oa) && !cow_text_is_file(b, ob),
+		   "no breakpoint at A or B (no child)");
+	sink += wb_uf_table[a]((int)a);
+	sink += wb_uf_table[b]((int)b);
+	cow_expect(cow_count(fa) == 1 && cow_count(fb) == 1,
+		   "an event did not count its one hit (no child)");
+	close(fa);
+	close(fb);
+	cow_expect(cow_text_is_file(a, oa) && cow_text_is_file(b, ob),
+		   "text differs from the file at the end");
+	if (pread(cow_self, now, 4, (off_t)oa) != 4 || memcmp(now, file_a, 4) ||
+	    pread(cow_self, now, 4, (off_t)ob) != 4 || memcmp(now, file_b, 4))
+		cow_expect(0, "the file changed");
+	printf("cow ok\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds, us, r;
@@ -655,6 +821,8 @@ int main(int argc, char **argv)
 		return perf_bulk(argv[2], num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "perfclose"))
 		return perf_close(argv[2], num(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "cow"))
+		return cow_check(argv[2]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "forks"))
 		return fork_storm(argv[2], num(argv[3]),
 				  argc == 5 ? num(argv[4]) : 200);
