@@ -340,6 +340,14 @@ int set_swbp(struct arch_uprobe *auprobe, struct mm_struct *mm,
 	u8 text[NOP5_LEN], around[2 * NOP5_LEN - 1];
 	int k;
 
+	/*
+	 * No state, no trampoline page: @mm holds no jump of ours to look
+	 * for (a trampoline page is only mapped, or copied by fork(), with
+	 * the state; mmap_lock is held for writing, as where it is made).
+	 */
+	if (!READ_ONCE(mm->uprobes_state.arch))
+		return uprobe_write_opcode(auprobe, mm, vaddr,
+					   UPROBE_SWBP_INSN);
 	if (nop5_probed(auprobe) && nop5_peek(mm, vaddr, text, true) &&
 	    nop5_is_our_jmp(mm, vaddr, text))
 		return 0;
