@@ -60,6 +60,19 @@ case_bt "fentry (kfunc) on a syscall, exact count" "@n: $N" \
 case_bt "fexit (kretfunc) on a syscall, exact count" "@r: $N" \
 	'kretfunc:__x64_sys_getpgid /pid == cpid/ { @r = count(); }'
 
+# Uprobes in bulk from BPF: a wildcard over 100 functions of wb-ufuncs
+# (one uprobe per function, through a uprobe_multi link where bpftrace
+# has it, else a perf uprobe link each; attached while the program is
+# not running, detached when it exits).  The program calls each of its
+# 1,000 functions once: exactly 100 hits, entries and returns alike.
+cp /usr/bin/wb-ufuncs /tmp/wb-ufuncs
+case_bt "uprobe wildcard over 100 functions of a program, exact count" \
+	"@n: 100" 'uprobe:/tmp/wb-ufuncs:wb_uf_0* /pid == cpid/ { @n = count(); }' \
+	"/tmp/wb-ufuncs call 0 1000"
+case_bt "uretprobe wildcard over 100 functions of a program, exact count" \
+	"@n: 100" 'uretprobe:/tmp/wb-ufuncs:wb_uf_0* /pid == cpid/ { @n = count(); }' \
+	"/tmp/wb-ufuncs call 0 1000"
+
 # A livepatch and a BPF trampoline on cmdline_proc_show().
 lpmod=/tmp/test_klp_livepatch.ko
 cp /opt/livepatch/test_modules/test_klp_livepatch.ko $lpmod 2>/dev/null
