@@ -181,22 +181,30 @@ static void read_offsets(const char *path, unsigned long long *offs, long n)
 	fclose(f);
 }
 
+/* The perf type number of the uprobe PMU. */
+static int uprobe_pmu_type(void)
+{
+	FILE *f = fopen(PMU_TYPE, "r");
+	int type;
+
+	if (!f || fscanf(f, "%d", &type) != 1)
+		fail(PMU_TYPE);
+	fclose(f);
+	return type;
+}
+
 static int perf_bulk(const char *offsets, long n)
 {
 	struct perf_event_attr attr;
 	unsigned long long *offs, count;
 	long long t0, t1, t2, t3;
 	struct rlimit rl;
-	FILE *tf;
 	int *fds, type;
 	long i, bad = 0;
 
 	if (n > NFUNCS)
 		usage();
-	tf = fopen(PMU_TYPE, "r");
-	if (!tf || fscanf(tf, "%d", &type) != 1)
-		fail(PMU_TYPE);
-	fclose(tf);
+	type = uprobe_pmu_type();
 
 	/* n events and stdio */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)n + 16) {
@@ -485,7 +493,6 @@ static int perf_close(const char *offsets, long n)
 	pthread_t thread;
 	int type, out;
 	struct rlimit rl;
-	FILE *tf;
 	__u64 still;
 
 	if (n < 2 || n > NFUNCS)
@@ -495,10 +502,7 @@ static int perf_close(const char *offsets, long n)
 	if (!pc)
 		fail("calloc");
 	pc_read_offsets(offsets);
-	tf = fopen(PMU_TYPE, "r");
-	if (!tf || fscanf(tf, "%d", &type) != 1)
-		fail(PMU_TYPE);
-	fclose(tf);
+	type = uprobe_pmu_type();
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)n + 16) {
 		rl.rlim_cur = n + 16;
 		if (rl.rlim_max < rl.rlim_cur)
@@ -688,6 +692,23 @@ static void cow_expect(int ok, const char *what)
 	}
 }
 
+/*
+ * Call A and B once each: their events count exactly one hit; close both:
+ * the text of both is the file's again.
+ */
+static void cow_hit_and_close(long a, unsigned long long oa, int fa,
+			      long b, unsigned long long ob, int fb)
+{
+	sink += wb_uf_table[a]((int)a);
+	sink += wb_uf_table[b]((int)b);
+	cow_expect(cow_count(fa) == 1 && cow_count(fb) == 1,
+		   "an event did not count its one hit");
+	close(fa);
+	close(fb);
+	cow_expect(cow_text_is_file(a, oa) && cow_text_is_file(b, ob),
+		   "text differs from the file after the close");
+}
+
 static int cow_check(const char *offsets)
 {
 	unsigned long long off[NFUNCS], oa = 0, ob = 0;
@@ -699,10 +720,7 @@ static int cow_check(const char *offsets)
 	pid_t pid;
 	char c;
 
-	f = fopen(PMU_TYPE, "r");
-	if (!f || fscanf(f, "%d", &cow_type) != 1)
-		fail(PMU_TYPE);
-	fclose(f);
+	cow_type = uprobe_pmu_type();
 	cow_self = open(SELF, O_RDONLY | O_CLOEXEC);
 	if (cow_self < 0)
 		fail(SELF);
@@ -762,28 +780,14 @@ static int cow_check(const char *offsets)
 		fail("waitpid");
 	cow_expect(WIFEXITED(status) && !WEXITSTATUS(status),
 		   "the child failed");
-	sink += wb_uf_table[a]((int)a);
-	sink += wb_uf_table[b]((int)b);
-	cow_expect(cow_count(fa) == 1 && cow_count(fb) == 1,
-		   "an event did not count its one hit (with a child)");
-	close(fa);
-	close(fb);
-	cow_expect(cow_text_is_file(a, oa) && cow_text_is_file(b, ob),
-		   "text differs from the file after the close");
+	cow_hit_and_close(a, oa, fa, b, ob, fb);
 
 	/* no child: the second breakpoint goes into the first one's copy */
 	fa = cow_open(oa);
 	fb = cow_open(ob);
 	cow_expect(!cow_text_is_file(a, oa) && !cow_text_is_file(b, ob),
 		   "no breakpoint at A or B (no child)");
-	sink += wb_uf_table[a]((int)a);
-	sink += wb_uf_table[b]((int)b);
-	cow_expect(cow_count(fa) == 1 && cow_count(fb) == 1,
-		   "an event did not count its one hit (no child)");
-	close(fa);
-	close(fb);
-	cow_expect(cow_text_is_file(a, oa) && cow_text_is_file(b, ob),
-		   "text differs from the file at the end");
+	cow_hit_and_close(a, oa, fa, b, ob, fb);
 	if (pread(cow_self, now, 4, (off_t)oa) != 4 || memcmp(now, file_a, 4) ||
 	    pread(cow_self, now, 4, (off_t)ob) != 4 || memcmp(now, file_b, 4))
 		cow_expect(0, "the file changed");
