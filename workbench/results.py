@@ -153,7 +153,7 @@ def parse_boot_selftests(console):
 
 
 # Suites of the guest job after ftracetest, named by a "WB-PHASE NAME" line.
-EXTRA_SUITES = ('livepatch', 'bpf', 'fuzz', 'stress', 'trinity')
+EXTRA_SUITES = ('livepatch', 'bpf', 'fuzz', 'stress', 'trinity', 'bootparam')
 
 
 def parse_ftracetest(results):

@@ -60,11 +60,23 @@ else
 	rundir=$(kind_runs "$kind")/test
 	args=("$rundir")
 fi
+# A full run boots once more, with kprobe_event= on the command line and
+# KUnit off (the events are enabled from boot on): guest/jobs/bootparam.sh.
+# WB_BOOTPARAM=0 leaves it out.
+if [ $# = 0 ] && [ "${WB_BOOTPARAM:-1}" = 1 ]; then
+	say "$kind: a second boot with kprobe_event= (guest/jobs/bootparam.sh)"
+	# shellcheck disable=SC2016
+	python3 "$WB/qemu.py" "$kind" bootparam --tag bootparam --echo tests \
+		--timeout "$timeout" --append kunit.enable=0 \
+		--append 'kprobe_event=p:wbboot/entry,vfs_read,count=$arg3;r:wbboot/exit,vfs_read,ret=$retval;p:wbboot/bad,wb_no_such_function' ||
+		true
+	args+=("$(kind_runs "$kind")/bootparam")
+fi
 if [ "${WB_BASELINE_WRITE:-0}" = 1 ]; then
 	args+=(--write-baseline "$baseline")
 elif [ $# -gt 0 ]; then
 	# a partial run: compare only what ran
-	grep -Ev '^PASS (ftracetest|livepatch|bpf|fuzz|stress):' "$baseline" > "$rundir/baseline.partial" || true
+	grep -Ev '^PASS (ftracetest|livepatch|bpf|fuzz|stress|bootparam):' "$baseline" > "$rundir/baseline.partial" || true
 	args+=(--baseline "$rundir/baseline.partial")
 else
 	args+=(--baseline "$baseline")
