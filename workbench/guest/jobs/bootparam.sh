@@ -14,40 +14,31 @@
 # per check, after a "WB-PHASE bootparam" line.
 T=/sys/kernel/tracing
 n=0
-bad=0
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		bad=1
-	fi
-}
+rc=0
+. /wb/jobs/ktap.sh
 
 echo "WB-PHASE bootparam"
 grep -o 'kprobe_event=[^ ]*' /proc/cmdline
 
 grep -q '^p:wbboot/entry vfs_read count=\$arg3$' $T/kprobe_events
-check $? "kprobe_event= defined the entry probe with its argument"
+ktap $? "kprobe_event= defined the entry probe with its argument"
 grep -Eq '^r[0-9]*:wbboot/exit vfs_read ret=\$retval$' $T/kprobe_events
-check $? "kprobe_event= defined the return probe"
+ktap $? "kprobe_event= defined the return probe"
 ! grep -q 'wbboot/bad' $T/kprobe_events && [ ! -e $T/events/wbboot/bad ]
-check $? "kprobe_event= refused an unknown symbol and kept the others"
+ktap $? "kprobe_event= refused an unknown symbol and kept the others"
 ls $T/events/wbboot/ | tr '\n' ' ' | sed 's/^/# events\/wbboot: /'; echo
 ls $T/events/wbboot/entry/ | tr '\n' ' ' | sed 's/^/# entry: /'; echo
 ls $T/events/wbboot/exit/ | tr '\n' ' ' | sed 's/^/# exit: /'; echo
 [ "$(cat $T/events/wbboot/entry/enable)" = 1 ] &&
 	[ "$(cat $T/events/wbboot/exit/enable)" = 1 ]
-check $? "kprobe_event= enabled its events in the top buffer"
+ktap $? "kprobe_event= enabled its events in the top buffer"
 
 # 100 reads of one byte each: each must show up on both probes.  The
 # records of other reads are in the buffer too, so count only the
-# one-byte ones (with BTF, the distro config, $retval prints in decimal,
-# typed as vfs_read()'s ssize_t, on 6.12 too).  The buffer is read with the events off: a reader of
-# "trace" with a kprobe and a kretprobe on vfs_read() enabled made no
-# progress on either kernel.
+# one-byte ones.  With BTF (the distro config) $retval is typed as
+# vfs_read()'s ssize_t and prints in decimal, on 6.12 too.  The buffer
+# is read with the events off: a reader of "trace" with a kprobe and a
+# kretprobe on vfs_read() enabled made no progress on either kernel.
 echo > $T/trace
 dd if=/dev/zero of=/dev/null bs=1 count=100 2> /dev/null
 hits=$(awk '$1 == "entry" { print $2 }' $T/kprobe_profile)
@@ -63,20 +54,20 @@ if [ "$ne" -lt 100 ] || [ "$nx" -lt 100 ]; then
 	grep -v '^#' /tmp/bootparam.trace | head -n 4 | sed 's/^/# /'
 fi
 [ "$ne" -ge 100 ]
-check $? "the boot-time entry probe records reads with their count"
+ktap $? "the boot-time entry probe records reads with their count"
 [ "$nx" -ge 100 ]
-check $? "the boot-time return probe records reads with their return value"
+ktap $? "the boot-time return probe records reads with their return value"
 [ -n "$hits" ] && [ "$hits" -ge 100 ]
-check $? "kprobe_profile counts the boot-time probe's hits"
+ktap $? "kprobe_profile counts the boot-time probe's hits"
 
 [ "$(cat $T/events/wbboot/entry/enable)" = 0 ] &&
 	echo > $T/kprobe_events &&
 	[ ! -e $T/events/wbboot ] && [ ! -s $T/kprobe_events ]
-check $? "the boot-time events disable and go away"
+ktap $? "the boot-time events disable and go away"
 echo > $T/trace
 dd if=/dev/zero of=/dev/null bs=1 count=10 2> /dev/null
 ! grep -q 'entry:\|exit:' $T/trace
-check $? "nothing is recorded after the events are gone"
+ktap $? "nothing is recorded after the events are gone"
 
 # and a definition at run time still works after them
 echo 'p:wbboot/again vfs_read' >> $T/kprobe_events &&
@@ -85,5 +76,5 @@ echo 'p:wbboot/again vfs_read' >> $T/kprobe_events &&
 	echo 0 > $T/events/wbboot/again/enable &&
 	[ "$(grep -c 'again: (vfs_read' $T/trace)" -ge 10 ] &&
 	echo '-:wbboot/again' >> $T/kprobe_events
-check $? "a run-time kprobe event works after the boot-time ones"
-exit $bad
+ktap $? "a run-time kprobe event works after the boot-time ones"
+exit $rc

@@ -52,15 +52,7 @@ echo -1000 > /proc/$$/oom_score_adj
 
 n=0
 rc=0
-ktap() { # STATUS TEXT
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		rc=1
-	fi
-}
+. /wb/jobs/ktap.sh
 hits() { # EVENT: its count in uprobe_profile
 	awk -v e="$1" '$2 == e || $2 == "wbtr/" e { print $3 }' uprobe_profile
 }
