@@ -7,12 +7,13 @@
  * text and makes the CPUs see it.
  *
  * An update, in this order:
- *  1. Collect every record ftrace_test_record() does not ignore, with its
- *     old and new target (0: the NOP); the arch encodes both
- *     (ftrace_arch_site_encode()) and the site is checked against the
- *     live text (ftrace_arch_site_check()) as it is collected.  The first
- *     failure is reported through ftrace_bug() and nothing is written.
- *     Sort by ip.
+ *  1. Collect every record whose site changes, with its change (struct
+ *     ftrace_batch_change: old and new target, and the new literal where
+ *     the arch has CALL_OPS), asked of the patch layer once per record;
+ *     the arch encodes it (ftrace_arch_site_encode()) and the site is
+ *     checked against the live text (ftrace_arch_site_check()) as it is
+ *     collected.  The first failure is reported through ftrace_bug() and
+ *     nothing is written.  Sort by ip.
  *  2. Let the arch set sites aside (written alone, by
  *     ftrace_arch_batch_write_one()) or put them in round 1
  *     (ftrace_arch_batch_plan()).
@@ -32,7 +33,8 @@
  *     step but the last of a round.  One ftrace_arch_batch_sync() ends
  *     the steps.  ftrace_arch_batch_begin() and _end() enclose them, and
  *     are only called when some step writes.
- *  5. ftrace_update_record() for every site.
+ *  5. Record every site's change as made (what ftrace_update_record()
+ *     does, without asking again).
  *
  * The arch provides, in <asm/ftrace_batch.h> (which only this header
  * includes, after enum ftrace_batch_state):
@@ -48,12 +50,10 @@
  *    instructions should inline them:
  *
  *    int ftrace_arch_site_encode(struct ftrace_arch_site *a,
- *            unsigned long ip, struct dyn_ftrace *rec,
- *            unsigned long old, unsigned long new)
- *      Fill @a for the site at @ip (@rec's), which calls @old and should
- *      call @new (0: the NOP).  Returns FTRACE_BATCH_STEPS,
- *      FTRACE_BATCH_SAME if nothing needs writing, or -EINVAL if a target
- *      cannot be encoded.
+ *            unsigned long ip, const struct ftrace_batch_change *c)
+ *      Fill @a for the site at @ip, whose change @c is.  Returns
+ *      FTRACE_BATCH_STEPS, FTRACE_BATCH_SAME if nothing needs writing,
+ *      or -EINVAL if a target cannot be encoded.
  *    int ftrace_arch_site_check(const struct ftrace_arch_site *a,
  *            unsigned long ip)
  *      Does the text at @ip hold what @a says it holds now?  0, -EFAULT,
@@ -81,6 +81,7 @@
 #include <linux/types.h>
 
 struct dyn_ftrace;
+struct ftrace_ops;
 struct task_struct;
 
 /* What becomes of a site (struct ftrace_batch_site.state). */
@@ -89,6 +90,22 @@ enum ftrace_batch_state {
 	FTRACE_BATCH_SAME,	/* nothing to write; the record still changes */
 	FTRACE_BATCH_ASIDE,	/* written alone, by write_one() */
 	FTRACE_BATCH_DONE,	/* was set aside, and is written */
+};
+
+/**
+ * struct ftrace_batch_change - one site's change, as the core decided it
+ * @old: what the site calls now (0: the NOP)
+ * @new: what it should call (0: the NOP)
+ * @ops: with CALL_OPS, the ops its literal must get, NULL if the literal
+ *	 holds it already; always NULL without CALL_OPS
+ *
+ * The core answers all of it with one lookup of the site's record, so
+ * the arch's encoder asks the core nothing.
+ */
+struct ftrace_batch_change {
+	unsigned long		old;
+	unsigned long		new;
+	const struct ftrace_ops	*ops;
 };
 
 #include <asm/ftrace_batch.h>

@@ -12,16 +12,17 @@
  *  - Nothing is written before every site of the update was encoded and
  *    checked; a failure reports through ftrace_bug() (which kills the
  *    core) and leaves all text as it was.
- *  - A record is updated (ftrace_update_record()) only after its text was
+ *  - A record is updated (ftrace_site_changed()) only after its text was
  *    written.  On a failure no record of the update is.
  *  - Without memory for the batch, or while the arch cannot run the steps,
  *    every site is written alone, still after all were checked.  Without
  *    memory for the spans, each step walks the sites to group them again.
  *
- * Cost: an update of every site walks the records twice (count, then
- * collect with the arch's encode and check, inline on x86) and the sites
- * twice (group every step's spans at once, then update the records); each
- * step walks only its spans, and the arch the sites of each span.
+ * Cost: an update of every site walks the records once (the collect: one
+ * question to the patch layer per record, the arch's encode and check,
+ * inline on x86 and arm64) and the sites twice (group every step's spans
+ * at once, then update the records); each step walks only its spans, and
+ * the arch the sites of each span.
  */
 
 #include <linux/ftrace.h>
@@ -33,6 +34,8 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+
+#include "ftrace_patch_internal.h"
 
 /* Bit 0 of ftrace_replace_code()'s argument: calls enabled. */
 #define BATCH_ENABLE	BIT(0)
@@ -78,9 +81,25 @@ struct batch_plan {
 
 /* ---- collecting and checking ----------------------------------------------- */
 
+/* Fill @s for the change @c of @rec's site.  Return: 0 or the encoder's error. */
+static __always_inline int batch_site_encode(struct ftrace_batch_site *s,
+					     struct dyn_ftrace *rec,
+					     const struct ftrace_batch_change *c)
+{
+	int ret;
+
+	s->ip = rec->ip;
+	s->rec = rec;
+	s->round = 0;
+	ret = ftrace_arch_site_encode(&s->arch, s->ip, c);
+	if (ret < 0)
+		return ret;
+	s->state = ret;
+	return 0;
+}
+
 /*
- * Fill @s for @rec.  A call being made was the NOP, a call being removed
- * becomes it, so only the other side needs asking.
+ * Fill @s for @rec, asking the patch layer once what changes.
  *
  * Return: 1 if the record does not change, 0 if @s holds its change, or
  * the encoder's error.
@@ -88,23 +107,11 @@ struct batch_plan {
 static __always_inline int batch_site_fill(struct ftrace_batch_site *s,
 					   struct dyn_ftrace *rec, bool enable)
 {
-	int action = ftrace_test_record(rec, enable);
-	unsigned long old, new;
-	int ret;
+	struct ftrace_batch_change c;
 
-	if (action == FTRACE_UPDATE_IGNORE)
+	if (!ftrace_site_change(rec, enable, &c))
 		return 1;
-	old = action == FTRACE_UPDATE_MAKE_CALL ? 0 : ftrace_get_addr_curr(rec);
-	new = action == FTRACE_UPDATE_MAKE_NOP ? 0 : ftrace_get_addr_new(rec);
-
-	s->ip = rec->ip;
-	s->rec = rec;
-	s->round = 0;
-	ret = ftrace_arch_site_encode(&s->arch, s->ip, rec, old, new);
-	if (ret < 0)
-		return ret;
-	s->state = ret;
-	return 0;
+	return batch_site_encode(s, rec, &c);
 }
 
 /*
@@ -222,12 +229,10 @@ sort_all:
  */
 static int batch_collect(struct ftrace_batch *b)
 {
+	unsigned int n = ftrace_rec_iter_count();
 	struct ftrace_rec_iter *iter;
 	bool sorted = true;
-	unsigned int n = 0;
 
-	for_ftrace_rec_iter(iter)
-		n++;
 	if (!n)
 		return 0;
 	b->sites = kvmalloc_array(n, sizeof(*b->sites), GFP_KERNEL);
@@ -546,7 +551,7 @@ static void batch_replace_unbatched(bool enable)
 		if (batch_site_fill(&s, rec, enable))
 			continue;
 		ftrace_arch_batch_write_one(&s);
-		ftrace_update_record(rec, enable);
+		ftrace_site_changed(rec, enable);
 	}
 	ftrace_arch_batch_one_done();
 }
@@ -557,11 +562,11 @@ static void batch_replace_unbatched(bool enable)
  * ftrace_replace_code - patch every call site whose target changed
  * @mod_flags: bit 0 set: calls are enabled; clear: every site becomes the NOP
  *
- * Collects the records the iterator yields (ftrace_test_record() says
- * which change) and checks, as it takes each, that its site holds what
- * the record says; groups the writes into spans once, has the arch write
- * them in its steps (see <linux/ftrace_batch.h>), and then records each
- * change with ftrace_update_record().  A site that cannot be
+ * Collects the records the iterator yields that change (ftrace_site_change()
+ * says which, and how) and checks, as it takes each, that its site holds
+ * what the record says; groups the writes into spans once, has the arch
+ * write them in its steps (see <linux/ftrace_batch.h>), and then records
+ * each change as made.  A site that cannot be
  * changed stops the update before anything is written and is reported
  * through ftrace_bug(), which kills the core.
  *
@@ -601,7 +606,7 @@ void ftrace_replace_code(int mod_flags)
 	batch_write_aside(&b, &p);
 
 	for (i = 0; i < b.nr; i++)
-		ftrace_update_record(b.sites[i].rec, b.enable);
+		ftrace_site_changed(b.sites[i].rec, b.enable);
 	kvfree(p.spans);
 out:
 	kvfree(b.sites);
@@ -624,15 +629,20 @@ out:
 int ftrace_batch_change_one(struct dyn_ftrace *rec, unsigned long old,
 			    unsigned long new)
 {
-	struct ftrace_batch_site s = { .ip = rec->ip, .rec = rec };
+	struct ftrace_batch_change c = { .old = old, .new = new };
+	struct ftrace_batch_site s;
 	int ret;
 
 	lockdep_assert_held(&text_mutex);
 
-	ret = ftrace_arch_site_encode(&s.arch, s.ip, rec, old, new);
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	c.ops = new ? ftrace_rec_call_ops(rec) : &ftrace_nop_ops;
+	if (c.ops == ftrace_arch_rec_call_ops(rec))
+		c.ops = NULL;
+#endif
+	ret = batch_site_encode(&s, rec, &c);
 	if (ret < 0)
 		return ret;
-	s.state = ret;
 	ret = ftrace_arch_site_check(&s.arch, s.ip);
 	if (ret)
 		return ret;

@@ -19,6 +19,9 @@
  * the arch queued the matching text change.
  */
 #include <linux/ftrace.h>
+#ifdef CONFIG_HAVE_FTRACE_BATCH_PATCHER
+#include <linux/ftrace_batch.h>
+#endif
 #include <linux/kallsyms.h>
 #include <linux/mutex.h>
 #include <linux/stop_machine.h>
@@ -154,6 +157,24 @@ struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter)
 	return iter->rec;
 }
 
+/**
+ * ftrace_rec_iter_count - how many records the iterator yields
+ *
+ * Context: ftrace_lock held.  O(1) while an update patches its list.
+ * Return: the count.
+ */
+unsigned int ftrace_rec_iter_count(void)
+{
+	struct ftrace_rec_iter *iter;
+	unsigned int n = 0;
+
+	if (site_patch_list)
+		return site_patch_nr;
+	for_ftrace_rec_iter(iter)
+		n++;
+	return n;
+}
+
 /* ---- record state for the arch patcher ---------------------------------- */
 
 static int site_action(unsigned long cur, unsigned long target, bool ops_stale)
@@ -263,6 +284,71 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 	}
 	return action;
 }
+
+#ifdef CONFIG_HAVE_FTRACE_BATCH_PATCHER
+/**
+ * ftrace_site_change - a record's whole change, for the batch patcher
+ * @rec: a record the iterator yielded
+ * @enable: false when all sites must become NOPs
+ * @c: gets the change
+ *
+ * What ftrace_test_record(), ftrace_get_addr_curr(), ftrace_get_addr_new()
+ * and ftrace_rec_call_ops() would answer together, from one lookup of the
+ * record's state and one computation of its target.  With CALL_OPS the
+ * literal is read once here, and @c->ops says whether it must change.
+ *
+ * Context: ftrace_lock held.  O(1).
+ * Return: false if the site does not change (@c untouched), true if @c
+ * holds its change.
+ */
+bool ftrace_site_change(struct dyn_ftrace *rec, bool enable,
+			struct ftrace_batch_change *c)
+{
+	struct ftrace_site_state *st = site_patchable(rec);
+	const struct ftrace_ops *ops = NULL;
+	enum site_kind kind;
+	unsigned long addr;
+
+	if (!st)
+		return false;
+	addr = ftrace_site_target(rec->ip, st->set, enable, &kind);
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
+	ops = ftrace_site_call_ops(st->set, addr);
+	if (ops == ftrace_arch_rec_call_ops(rec))
+		ops = NULL;
+#endif
+	/* a literal to rewrite is what makes a kept call stale */
+	if (site_action(st->cur_addr, addr, addr && ops) == FTRACE_UPDATE_IGNORE)
+		return false;
+	c->old = st->cur_addr;
+	c->new = addr;
+	c->ops = ops;
+	return true;
+}
+
+/**
+ * ftrace_site_changed - record that a site's change was written
+ * @rec: a record ftrace_site_change() returned a change for, in the same
+ *	 update
+ * @enable: as given to ftrace_site_change()
+ *
+ * ftrace_update_record() for a record known to change: every record the
+ * iterator yields is a site state's, so no lookup is needed.
+ *
+ * Context: ftrace_lock held.  O(1).
+ */
+void ftrace_site_changed(struct dyn_ftrace *rec, bool enable)
+{
+	struct ftrace_site_state *st;
+	enum site_kind kind;
+	unsigned long addr;
+
+	st = container_of(rec, struct ftrace_site_state, rec);
+	addr = ftrace_site_target(rec->ip, st->set, enable, &kind);
+	st->cur_addr = addr;
+	ftrace_site_mark_code(rec, st->set, addr, kind);
+}
+#endif /* CONFIG_HAVE_FTRACE_BATCH_PATCHER */
 
 /**
  * ftrace_get_addr_curr - what a call site calls now

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside the patch layer: what ftrace_patch.c (site generations, the
- * update) and ftrace_patch_arch.c (the arch patcher's side) share.  Only
- * these two include it.
+ * update), ftrace_patch_arch.c (the arch patcher's side) and
+ * ftrace_batch.c (the batch patcher) share.  Only these three include it.
  *
  * A record's target is a function of its ops set, of whether calls are
  * enabled, of the set's trampoline and of the direct address registered
@@ -57,6 +57,17 @@ static inline bool ftrace_site_call_ops_stale(struct dyn_ftrace *rec,
 	return false;
 }
 #endif
+
+/*
+ * ftrace_patch_arch.c, for the batch patcher: how many records the
+ * iterator yields, one record's whole change in one question, and the
+ * change recorded as made once its text is written.
+ */
+struct ftrace_batch_change;
+unsigned int ftrace_rec_iter_count(void);
+bool ftrace_site_change(struct dyn_ftrace *rec, bool enable,
+			struct ftrace_batch_change *c);
+void ftrace_site_changed(struct dyn_ftrace *rec, bool enable);
 
 /* ftrace_patch_arch.c: run the update command over the listed records. */
 void ftrace_sites_patch(union site_scratch *list, unsigned int nr, int command);

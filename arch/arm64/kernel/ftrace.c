@@ -3,8 +3,8 @@
  * arm64 side of the function hooks: what a call site holds, its ops
  * literal, the first writes to a site and the function-graph hook.  The
  * entry code (ftrace_caller, return_to_handler) is in entry-ftrace.S; the
- * batch patcher that rewrites live sites is in ftrace_batch.c, which uses
- * the site helpers ftrace_site.h declares.
+ * batch patcher that rewrites live sites is in ftrace_batch.c and
+ * <asm/ftrace_batch.h>, which declares the site helpers it uses.
  *
  * A call site, as -fpatchable-function-entry=4,2 (CALL_OPS) lays it out:
  *
@@ -43,6 +43,7 @@
 #define pr_fmt(fmt) "ftrace: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/ftrace_batch.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/stddef.h>
@@ -56,8 +57,6 @@
 #include <asm/ftrace.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
-
-#include "ftrace_site.h"
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arm64's hooks of the call-site batch patcher (<linux/ftrace_batch.h>,
- * kernel/trace/ftrace_batch.c), and the one-site hooks on top of them.
+ * kernel/trace/ftrace_batch.c) for a whole update, and the one-site hooks
+ * on top of them; the per-site hooks are inline in <asm/ftrace_batch.h>.
  *
  * A change of a site is at most two writes: its ops literal (CALL_OPS) and
  * its BL slot.  The core writes them in two steps, every literal of the
@@ -34,8 +35,6 @@
 #include <asm/insn.h>
 #include <asm/patching.h>
 
-#include "ftrace_site.h"
-
 /* Text written since the last IPI round; under text_mutex. */
 static bool site_wrote;
 
@@ -47,56 +46,6 @@ static bool site_wrote;
 bool ftrace_arch_batch_ready(void)
 {
 	return true;
-}
-
-/**
- * ftrace_arch_site_encode - the BL slot and literal of a site's change
- * @a: arm64's part of the site
- * @ip: the site's BL slot
- * @rec: its record
- * @old: what it calls now, 0 for the NOP
- * @new: what it should call, 0 for the NOP
- *
- * The literal becomes what the core wants for a calling site, or the stub
- * ops for a site becoming the NOP; it is left alone if it holds that
- * already.  Its distance below @ip is kept for ftrace_arch_site_where().
- *
- * Return: FTRACE_BATCH_STEPS, FTRACE_BATCH_SAME if neither word changes,
- * or -EINVAL if no branch from the site reaches a target.
- */
-int ftrace_arch_site_encode(struct ftrace_arch_site *a, unsigned long ip,
-			    struct dyn_ftrace *rec, unsigned long old,
-			    unsigned long new)
-{
-	a->old_insn = arm64_site_insn(ip, old);
-	a->insn = arm64_site_insn(ip, new);
-	if (a->insn == AARCH64_BREAK_FAULT || a->old_insn == AARCH64_BREAK_FAULT)
-		return -EINVAL;
-	a->set_insn = a->insn != a->old_insn;
-	a->ops = NULL;
-	a->literal_off = 0;
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
-	a->ops = new ? ftrace_rec_call_ops(rec) : &ftrace_nop_ops;
-	if (a->ops == ftrace_arch_rec_call_ops(rec))
-		a->ops = NULL;
-	else
-		a->literal_off = ip - arm64_site_literal(ip);
-#endif
-	if (!a->set_insn && !a->ops)
-		return FTRACE_BATCH_SAME;
-	return FTRACE_BATCH_STEPS;
-}
-
-/**
- * ftrace_arch_site_check - does a site's BL slot hold its old instruction
- * @a: arm64's part of the site
- * @ip: the site's BL slot
- *
- * Return: 0, -EFAULT, or -EINVAL with ftrace_expected set.
- */
-int ftrace_arch_site_check(const struct ftrace_arch_site *a, unsigned long ip)
-{
-	return arm64_site_check(ip, a->old_insn);
 }
 
 /**

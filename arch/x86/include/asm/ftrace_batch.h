@@ -80,16 +80,14 @@ static __always_inline void ftrace_arch_site_insn(u8 *insn, unsigned long ip,
  * call is never the NOP, and calls from one site differ in their
  * displacement), so the targets are compared, not the bytes.
  */
-static __always_inline int ftrace_arch_site_encode(struct ftrace_arch_site *a,
-						   unsigned long ip,
-						   struct dyn_ftrace *rec,
-						   unsigned long old,
-						   unsigned long new)
+static __always_inline int
+ftrace_arch_site_encode(struct ftrace_arch_site *a, unsigned long ip,
+			const struct ftrace_batch_change *c)
 {
-	ftrace_arch_site_insn(a->old, ip, old);
-	ftrace_arch_site_insn(a->new, ip, new);
+	ftrace_arch_site_insn(a->old, ip, c->old);
+	ftrace_arch_site_insn(a->new, ip, c->new);
 	a->trapped = 0;
-	return old == new ? FTRACE_BATCH_SAME : FTRACE_BATCH_STEPS;
+	return c->old == c->new ? FTRACE_BATCH_SAME : FTRACE_BATCH_STEPS;
 }
 
 int ftrace_arch_site_mismatch(const struct ftrace_arch_site *a);
