@@ -227,7 +227,8 @@ def kmemleak_reports(results):
                 found.append(f'kmemleak: unreferenced object from {frame or "?"}')
             frame = ''
             continue
-        m = re.match(r'\[<[0-9a-f]+>\] (\S+?)\+', line)
+        # '[<address>] frame+off/size' on older kernels, 'frame+off/size' now
+        m = re.match(r'(?:\[<[0-9a-f]+>\] )?([A-Za-z_][\w.]*)\+0x', line)
         if m and frame == '' and not ALLOC_FRAMES.match(m.group(1)):
             frame = m.group(1)
     if frame is not None:
