@@ -16,9 +16,9 @@
  * Invariants:
  *  - A site's state (struct ftrace_site_state) has cur_addr, what the site
  *    executes now: 0 for the NOP, else the call target.  Only
- *    ftrace_update_record() (ftrace_patch_arch.c) changes it, i.e. the arch
- *    patcher right after it queued the matching text change; ftrace_lock is
- *    held.  A site without a state is the NOP.
+ *    ftrace_update_record() and ftrace_site_changed() (ftrace_patch_arch.c)
+ *    change it, i.e. the arch patcher right after it queued the matching
+ *    text change; ftrace_lock is held.  A site without a state is the NOP.
  *  - The state's set is the set of the current generation that wants the
  *    site, NULL when none (always NULL for disabled sites).  It is written
  *    when a generation is published and read under ftrace_lock only.  Every

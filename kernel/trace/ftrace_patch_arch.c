@@ -15,8 +15,9 @@
  * Locking: everything here runs under ftrace_lock, held by the updater;
  * the arch takes text_mutex in ftrace_arch_code_modify_prepare().  The
  * patch list is set only for the length of one ftrace_sites_patch().  A
- * record's cur_addr changes only in ftrace_update_record(), right after
- * the arch queued the matching text change.
+ * record's cur_addr changes only in ftrace_update_record() or, for the
+ * batch patcher, ftrace_site_changed(), right after the arch queued the
+ * matching text change.
  */
 #include <linux/ftrace.h>
 #ifdef CONFIG_HAVE_FTRACE_BATCH_PATCHER
@@ -312,6 +313,9 @@ bool ftrace_site_change(struct dyn_ftrace *rec, bool enable,
 	if (!st)
 		return false;
 	addr = ftrace_site_target(rec->ip, st->set, enable, &kind);
+	/* a NOP that stays one: its literal is not looked at */
+	if (!addr && !st->cur_addr)
+		return false;
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS
 	ops = ftrace_site_call_ops(st->set, addr);
 	if (ops == ftrace_arch_rec_call_ops(rec))
@@ -333,7 +337,10 @@ bool ftrace_site_change(struct dyn_ftrace *rec, bool enable,
  * @enable: as given to ftrace_site_change()
  *
  * ftrace_update_record() for a record known to change: every record the
- * iterator yields is a site state's, so no lookup is needed.
+ * iterator yields is a site state's, so no lookup is needed.  Unlike
+ * ftrace_update_record() after a change of the literal alone (which then
+ * reads back as current, so the action is IGNORE), the record's code
+ * flags are always refreshed for its new set.
  *
  * Context: ftrace_lock held.  O(1).
  */
@@ -343,6 +350,7 @@ void ftrace_site_changed(struct dyn_ftrace *rec, bool enable)
 	enum site_kind kind;
 	unsigned long addr;
 
+	lockdep_assert_held(&ftrace_lock);
 	st = container_of(rec, struct ftrace_site_state, rec);
 	addr = ftrace_site_target(rec->ip, st->set, enable, &kind);
 	st->cur_addr = addr;

@@ -20,6 +20,7 @@
 
 #include <linux/align.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/types.h>
 
 #include <asm/byteorder.h>
