@@ -82,7 +82,10 @@ def qemu_cmd(kind, job, args, accel, rundir, cmdline_extra, icount):
         cmd += ['-accel', 'tcg,thread=' + os.environ.get('WB_TCG_THREAD', 'single'),
                 '-cpu', cpu]
         if icount:
-            cmd += ['-icount', 'shift=0']
+            # WB_ICOUNT_SLEEP=off: idle guest time no longer runs at host
+            # speed; the clock jumps to the next timer (repeatable waits)
+            sleep = os.environ.get('WB_ICOUNT_SLEEP', 'on')
+            cmd += ['-icount', 'shift=0' + (',sleep=off' if sleep == 'off' else '')]
     if rundir:
         cmd += ['-serial', 'file:' + os.path.join(rundir, 'console.log')]
         results = 'file:' + os.path.join(rundir, 'results.log')
