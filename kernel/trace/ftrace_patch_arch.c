@@ -158,24 +158,6 @@ struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter)
 	return iter->rec;
 }
 
-/**
- * ftrace_rec_iter_count - how many records the iterator yields
- *
- * Context: ftrace_lock held.  O(1) while an update patches its list.
- * Return: the count.
- */
-unsigned int ftrace_rec_iter_count(void)
-{
-	struct ftrace_rec_iter *iter;
-	unsigned int n = 0;
-
-	if (site_patch_list)
-		return site_patch_nr;
-	for_ftrace_rec_iter(iter)
-		n++;
-	return n;
-}
-
 /* ---- record state for the arch patcher ---------------------------------- */
 
 static int site_action(unsigned long cur, unsigned long target, bool ops_stale)
@@ -287,6 +269,24 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 }
 
 #ifdef CONFIG_HAVE_FTRACE_BATCH_PATCHER
+/**
+ * ftrace_rec_iter_count - how many records the iterator yields
+ *
+ * Context: ftrace_lock held.  O(1) while an update patches its list.
+ * Return: the count.
+ */
+unsigned int ftrace_rec_iter_count(void)
+{
+	struct ftrace_rec_iter *iter;
+	unsigned int n = 0;
+
+	if (site_patch_list)
+		return site_patch_nr;
+	for_ftrace_rec_iter(iter)
+		n++;
+	return n;
+}
+
 /**
  * ftrace_site_change - a record's whole change, for the batch patcher
  * @rec: a record the iterator yielded
