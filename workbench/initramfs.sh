@@ -148,7 +148,7 @@ case "$ARCH" in
 x86_64) "${CROSS}gcc" -O2 -g0 -static -fno-pie -no-pie -pthread -o "$root/usr/bin/wb-nop5-fuzz" "$WB/guest/src/wb-nop5-fuzz.c" ;;
 esac
 # with the kernel's BPF uapi (Debian's is older: no kprobe_multi link info)
-"${CROSS}gcc" -O2 -g0 -static -I "$src/tools/include/uapi" -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
+"${CROSS}gcc" -O2 -g0 -static -pthread -I "$src/tools/include/uapi" -o "$root/usr/bin/wb-kmulti" "$WB/guest/src/wb-kmulti.c"
 mkdir -p "$root/wb/share/fuzz"
 cp "$WB"/fuzz/*.in "$root/wb/share/fuzz/" 2>/dev/null || true
 

@@ -18,6 +18,14 @@
  *                            offsets of the file OFFS ("NAME 0xOFFSET"
  *                            lines) in PATH, and detach it; prints the
  *                            times as umulti-{attach,detach}-N
+ *   wb-kmulti udrain ROUNDS  a counting program on a uprobe_multi link
+ *                            over functions of this program, while one
+ *                            thread per CPU calls them: every call made
+ *                            while the link is attached is counted, and
+ *                            nothing is counted once close() of the link
+ *                            returned, though the threads keep calling;
+ *                            ROUNDS attach/detach rounds, exits 0 when
+ *                            all hold
  *   wb-kmulti info           check the order of a link's addresses in link
  *                            info, as 6.12 gives it: a link by names
  *                            without cookies lists them in the names'
@@ -29,12 +37,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <linux/bpf.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -386,6 +402,366 @@ static int bench_umulti(const char *path, const char *offs_path, long n)
 	return 0;
 }
 
+/* udrain: the functions probed, called by the worker threads */
+#define UD_FUNCS 4
+#define UD_CALLS 500
+
+static volatile unsigned long ud_sink;
+
+#define UD_FUNC(n) \
+	__attribute__((noinline)) void ud_func##n(void) \
+	{ \
+		ud_sink += n; \
+		__asm__ volatile("" ::: "memory"); \
+	}
+UD_FUNC(0)
+UD_FUNC(1)
+UD_FUNC(2)
+UD_FUNC(3)
+
+static void (*const ud_funcs[UD_FUNCS])(void) = {
+	ud_func0, ud_func1, ud_func2, ud_func3,
+};
+
+/*
+ * ud_mode 0: wait; 1: UD_CALLS calls of each function once per value of
+ * ud_gen, then report; 2: call without pause; -1: leave.
+ */
+static atomic_int ud_mode, ud_gen, ud_done, ud_epoch, ud_parked;
+
+/* Stop every worker's calls: when this returns, none is between calls. */
+static void ud_park(long nth)
+{
+	atomic_store(&ud_parked, 0);
+	atomic_store(&ud_mode, 0);
+	atomic_fetch_add(&ud_epoch, 1);
+	while (atomic_load(&ud_parked) < nth)
+		sched_yield();
+}
+
+static void *ud_worker(void *arg)
+{
+	int done_gen = 0, parked_epoch = 0;
+
+	(void)arg;
+	for (;;) {
+		int m = atomic_load(&ud_mode);
+		int g = atomic_load(&ud_gen);
+		int e = atomic_load(&ud_epoch);
+
+		if (m < 0)
+			return NULL;
+		if (m == 0 && e != parked_epoch) {
+			parked_epoch = e;
+			atomic_fetch_add(&ud_parked, 1);
+		} else if (m == 1 && g != done_gen) {
+			for (int i = 0; i < UD_CALLS; i++)
+				for (int f = 0; f < UD_FUNCS; f++)
+					ud_funcs[f]();
+			done_gen = g;
+			atomic_fetch_add(&ud_done, 1);
+		} else if (m == 2) {
+			for (int f = 0; f < UD_FUNCS; f++)
+				ud_funcs[f]();
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+/* The offset in the executable's file of the code at @addr. */
+static unsigned long long ud_file_offset(const void *addr)
+{
+	unsigned long long start, end, off;
+	char line[512], perm[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long a = (uintptr_t)addr, ret = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx", &start, &end, perm, &off) != 4)
+			continue;
+		if (a >= start && a < end && strchr(perm, 'x')) {
+			ret = a - start + off;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+static int ud_map_value(int map, uint64_t *val)
+{
+	union bpf_attr a;
+	uint32_t key = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)val;
+	return bpf(BPF_MAP_LOOKUP_ELEM, &a);
+}
+
+static int ud_map_zero(int map)
+{
+	union bpf_attr a;
+	uint32_t key = 0;
+	uint64_t val = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)&val;
+	return bpf(BPF_MAP_UPDATE_ELEM, &a);
+}
+
+/*
+ * A uprobe_multi program that adds one to element 0 of @map.  With @uaddr,
+ * it is sleepable and first copies 8 bytes from that user address, so a
+ * hit sleeps while the page is missing under userfaultfd.
+ */
+static int ud_load(int map, uint64_t uaddr)
+{
+	struct bpf_insn insns[] = {
+		/* r3 = uaddr (two slots); r1 = r10 - 8; r2 = 8 */
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 3,
+		  .imm = (int32_t)uaddr },
+		{ .imm = (int32_t)(uaddr >> 32) },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 1, .src_reg = 10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 1, .imm = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2, .imm = 8 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_copy_from_user },
+		/* the count: r1 = map (two slots) */
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+		{ 0 },
+		/* *(u32 *)(r10 - 16) = 0; r2 = r10 - 16 */
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = 10, .off = -16 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -16 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
+		/* if r0 == 0 goto out */
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = 0, .off = 2 },
+		/* r1 = 1; lock *(u64 *)(r0 + 0) += r1 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = 0,
+		  .src_reg = 1, .imm = BPF_ADD },
+		/* out: r0 = 0; exit */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	unsigned int skip = uaddr ? 0 : 6;
+	static char log[16384];
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = BPF_TRACE_UPROBE_MULTI;
+	a.prog_flags = uaddr ? BPF_F_SLEEPABLE : 0;
+	a.insns = (uintptr_t)(insns + skip);
+	a.insn_cnt = sizeof(insns) / sizeof(insns[0]) - skip;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)log;
+	a.log_size = sizeof(log);
+	a.log_level = 1;
+	fd = bpf(BPF_PROG_LOAD, &a);
+	if (fd < 0)
+		printf("udrain: prog load: %s %s\n", strerror(errno), log);
+	return fd;
+}
+
+static int ud_attach(int prog, const char *path, unsigned long long *offs)
+{
+	union bpf_attr a;
+	int link;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_UPROBE_MULTI;
+	a.link_create.uprobe_multi.path = (uintptr_t)path;
+	a.link_create.uprobe_multi.offsets = (uintptr_t)offs;
+	a.link_create.uprobe_multi.cnt = UD_FUNCS;
+	link = bpf(BPF_LINK_CREATE, &a);
+	if (link < 0)
+		printf("udrain: link create: %s\n", strerror(errno));
+	return link;
+}
+
+/* The blocked round: a closer thread, and a hitter whose hit sleeps. */
+static int ud_link, ud_map;
+static atomic_int ud_closed;
+static uint64_t ud_at_close;
+
+static void *ud_closer(void *arg)
+{
+	(void)arg;
+	close(ud_link);
+	ud_map_value(ud_map, &ud_at_close);
+	atomic_store(&ud_closed, 1);
+	return NULL;
+}
+
+static void *ud_hitter(void *arg)
+{
+	(void)arg;
+	ud_func0();
+	return NULL;
+}
+
+/*
+ * A hit that sleeps in its program (a userfaultfd page) while the link
+ * is closed: when close() returns, the program must have finished, so
+ * the count read right after close() is the final one.  Without a wait
+ * for hits in progress, close() returns while the hit sleeps and the
+ * count moves once the page is given.
+ */
+static int ud_blocked_round(int prog, int uffd, char *page, const char *path,
+			    unsigned long long *offs, long r)
+{
+	struct uffdio_range range = { (uintptr_t)page, 4096 };
+	struct uffdio_zeropage zp = { .range = range };
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	pthread_t closer, hitter;
+	uint64_t final = 0;
+	int closed_early, bad = 0;
+
+	madvise(page, 4096, MADV_DONTNEED);
+	ud_map_zero(ud_map);
+	ud_link = ud_attach(prog, path, offs);
+	if (ud_link < 0)
+		return 1;
+	atomic_store(&ud_closed, 0);
+	pthread_create(&hitter, NULL, ud_hitter, NULL);
+	if (poll(&pfd, 1, 20000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg)) {
+		printf("udrain: blocked round %ld: the hit did not fault\n", r);
+		bad = 1;
+	}
+	pthread_create(&closer, NULL, ud_closer, NULL);
+	usleep(300000);
+	closed_early = atomic_load(&ud_closed);
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+		printf("udrain: UFFDIO_ZEROPAGE: %s\n", strerror(errno));
+	pthread_join(closer, NULL);
+	pthread_join(hitter, NULL);
+	usleep(20000);
+	ud_map_value(ud_map, &final);
+	printf("udrain: blocked round %ld: close %s the sleeping hit; %llu at close, %llu after\n",
+	       r, closed_early ? "returned before" : "waited for",
+	       (unsigned long long)ud_at_close, (unsigned long long)final);
+	if (final != 1 || ud_at_close != final)
+		bad = 1;
+	return bad;
+}
+
+static int udrain(long rounds)
+{
+	unsigned long long offs[UD_FUNCS];
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	char path[256], *page;
+	pthread_t th[64];
+	long nth = sysconf(_SC_NPROCESSORS_ONLN), r, bad = 0;
+	union bpf_attr a;
+	int prog, sprog, uffd, f;
+	ssize_t len;
+
+	if (nth < 1)
+		nth = 1;
+	if (nth > 64)
+		nth = 64;
+	len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (len <= 0)
+		return 1;
+	path[len] = 0;
+	for (f = 0; f < UD_FUNCS; f++) {
+		offs[f] = ud_file_offset((const void *)ud_funcs[f]);
+		if (!offs[f]) {
+			printf("udrain: no offset for function %d\n", f);
+			return 1;
+		}
+	}
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = 8;
+	a.max_entries = 1;
+	ud_map = bpf(BPF_MAP_CREATE, &a);
+	if (ud_map < 0) {
+		printf("udrain: map create: %s\n", strerror(errno));
+		return 1;
+	}
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (page == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
+		printf("udrain: userfaultfd: %s\n", strerror(errno));
+		return 1;
+	}
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = 4096;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		printf("udrain: UFFDIO_REGISTER: %s\n", strerror(errno));
+		return 1;
+	}
+	prog = ud_load(ud_map, 0);
+	sprog = ud_load(ud_map, (uintptr_t)page);
+	if (prog < 0 || sprog < 0)
+		return 1;
+
+	/* first the sleeping hits, with no worker threads calling */
+	for (r = 0; r < 3; r++)
+		bad += ud_blocked_round(sprog, uffd, page, path, offs, r);
+
+	for (r = 0; r < nth; r++)
+		pthread_create(&th[r], NULL, ud_worker, NULL);
+	for (r = 0; r < rounds; r++) {
+		uint64_t want = (uint64_t)nth * UD_CALLS * UD_FUNCS;
+		uint64_t v0, v1, v2;
+		int link;
+
+		ud_park(nth);
+		ud_map_zero(ud_map);
+		link = ud_attach(prog, path, offs);
+		if (link < 0) {
+			bad++;
+			break;
+		}
+		/* every call made while attached is counted */
+		atomic_store(&ud_done, 0);
+		atomic_fetch_add(&ud_gen, 1);
+		atomic_store(&ud_mode, 1);
+		while (atomic_load(&ud_done) < nth)
+			sched_yield();
+		if (ud_map_value(ud_map, &v0) || v0 != want) {
+			printf("udrain: round %ld: %llu hits, want %llu\n", r,
+			       (unsigned long long)v0, (unsigned long long)want);
+			bad++;
+		}
+		/* the threads call without pause while the link closes */
+		atomic_store(&ud_mode, 2);
+		usleep(2000);
+		close(link);
+		ud_map_value(ud_map, &v1);
+		usleep(20000);
+		ud_map_value(ud_map, &v2);
+		if (v2 != v1 || v1 <= v0) {
+			printf("udrain: round %ld: %llu hits at close, %llu after (%llu before the calls without pause)\n",
+			       r, (unsigned long long)v1, (unsigned long long)v2,
+			       (unsigned long long)v0);
+			bad++;
+		}
+	}
+	atomic_store(&ud_mode, -1);
+	for (r = 0; r < nth; r++)
+		pthread_join(th[r], NULL);
+	printf("udrain: %ld rounds, %ld threads, %ld bad\n", rounds, nth, bad);
+	printf("%s\n", bad ? "FAIL" : "PASS");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int prog;
@@ -395,6 +771,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "umulti") && argc > 4)
 		return bench_umulti(argv[2], argv[3], atol(argv[4]));
+	if (!strcmp(argv[1], "udrain") && argc > 2)
+		return udrain(atol(argv[2]));
 	prog = load_prog();
 	if (prog < 0)
 		return 1;

@@ -124,3 +124,19 @@ else
 	sed 's/^/# /' /tmp/km.log
 	echo "not ok $n kprobe_multi link info lists addresses as 6.12 does"
 fi
+
+# Closing a uprobe_multi link: a counting program on four functions of
+# wb-kmulti.  First a sleepable one whose hit sleeps on a userfaultfd
+# page while the link is closed: close() must wait for it (the count read
+# when close() returns is final).  Then one thread per CPU calls the
+# functions: every call made while the link is attached is counted, and
+# the count read when close() returns does not move afterwards while the
+# threads keep calling.
+n=$((n + 1))
+if wb-kmulti udrain 20 > /tmp/ud.log 2>&1; then
+	sed 's/^/# /' /tmp/ud.log
+	echo "ok $n uprobe_multi link: every call counted, none after close"
+else
+	sed 's/^/# /' /tmp/ud.log
+	echo "not ok $n uprobe_multi link: every call counted, none after close"
+fi
