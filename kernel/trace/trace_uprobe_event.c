@@ -18,10 +18,13 @@
  * Batched disables.  When one write disables many events (an "enable"
  * file, set_event), the event core brackets its loop with
  * trace_event_batch_begin() and _end().  Inside such a batch a disable
- * unregisters its consumers without waiting and leaves two things
- * pending: the uprobe_unregister_sync() and the scratch-area references
- * the disabled events held.  uprobe_event_settle() does both, in that
- * order, and runs
+ * leaves three things pending: the unregistration of its consumers (their
+ * events no longer record, see trace_uprobe.h), the
+ * uprobe_unregister_sync() and the scratch-area references the disabled
+ * events held.  uprobe_event_settle() does all three, in that order: the
+ * consumers in one uprobe_unregister_batch_nosync(), which walks each file's
+ * mappings once and restores a text page in one copy, then one wait.  It
+ * runs
  *  - at the end of the batch (the core's ->end() callback), before the
  *    write returns, so a write that returns has no handler of an event it
  *    disabled still running, as if each had been disabled alone;
@@ -49,6 +52,7 @@
  */
 #include <linux/dcache.h>
 #include <linux/export.h>
+#include <linux/uprobe_batch.h>
 #include <linux/uprobes.h>
 #include <linux/wait_bit.h>
 #include <kunit/visibility.h>
@@ -67,15 +71,57 @@ struct trace_uprobe *tu_of_call(struct trace_event_call *call)
 
 /* ---- Arming probes in the uprobes core; enable and disable ---- */
 
+/* A consumer that a disable inside an event batch left registered. */
+struct uprobe_unreg {
+	struct uprobe		*uprobe;
+	struct uprobe_consumer	*uc;
+};
+
 /*
  * What disables inside an event batch left for its end (event_mutex).
- * @sync: a consumer was unregistered without uprobe_unregister_sync().
+ * @sync: a consumer was unregistered without uprobe_unregister_sync(), or
+ *	is in @unregs.
  * @scratch_puts: scratch-area references to drop once that wait is done.
+ * @unregs, @nr_unregs, @cap_unregs: consumers still to unregister; each
+ *	trace_uprobe stays allocated until the batch settles.
  */
 static struct {
-	bool		sync;
-	unsigned int	scratch_puts;
+	bool			sync;
+	unsigned int		scratch_puts;
+	struct uprobe_unreg	*unregs;
+	unsigned int		nr_unregs, cap_unregs;
 } uprobe_pending;
+
+static struct uprobe *uprobe_unreg_get(void *ctx, unsigned int i,
+				       struct uprobe_consumer **uc)
+{
+	struct uprobe_unreg *unregs = ctx;
+
+	*uc = unregs[i].uc;
+	return unregs[i].uprobe;
+}
+
+/*
+ * Queue @uprobe's consumer @uc for the batch's end.  Returns false when
+ * the queue cannot grow; the caller then unregisters it at once.
+ */
+static bool uprobe_unreg_queue(struct uprobe *uprobe, struct uprobe_consumer *uc)
+{
+	if (uprobe_pending.nr_unregs == uprobe_pending.cap_unregs) {
+		unsigned int cap = max(64U, uprobe_pending.cap_unregs * 2);
+		struct uprobe_unreg *n;
+
+		n = kvrealloc(uprobe_pending.unregs, cap * sizeof(*n),
+			      GFP_KERNEL_ACCOUNT);
+		if (!n)
+			return false;
+		uprobe_pending.unregs = n;
+		uprobe_pending.cap_unregs = cap;
+	}
+	uprobe_pending.unregs[uprobe_pending.nr_unregs++] =
+		(struct uprobe_unreg){ .uprobe = uprobe, .uc = uc };
+	return true;
+}
 
 /**
  * uprobe_event_settle - finish the detaches an event batch left pending
@@ -89,6 +135,18 @@ static struct {
 void uprobe_event_settle(void)
 {
 	lockdep_assert_held(&event_mutex);
+	if (uprobe_pending.nr_unregs) {
+		uprobe_unregister_batch_nosync(uprobe_pending.nr_unregs,
+					       uprobe_unreg_get,
+					       uprobe_pending.unregs);
+		uprobe_pending.nr_unregs = 0;
+	}
+	if (uprobe_pending.cap_unregs > 64) {
+		/* a large batch does not keep its queue */
+		kvfree(uprobe_pending.unregs);
+		uprobe_pending.unregs = NULL;
+		uprobe_pending.cap_unregs = 0;
+	}
 	if (uprobe_pending.sync) {
 		uprobe_unregister_sync();
 		uprobe_pending.sync = false;
@@ -152,13 +210,16 @@ int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter)
 
 /*
  * Start detaching @tu; its handlers may still be running until the next
- * uprobe_unregister_sync().  Returns false if @tu was not armed.
+ * uprobe_unregister_sync().  Inside an event batch its consumer is only
+ * queued for uprobe_event_settle().  Returns false if @tu was not armed.
  */
 static bool trace_uprobe_disarm_nosync(struct trace_uprobe *tu)
 {
 	if (!tu->uprobe)
 		return false;
-	uprobe_unregister_nosync(tu->uprobe, &tu->consumer);
+	if (!trace_event_batching() ||
+	    !uprobe_unreg_queue(tu->uprobe, &tu->consumer))
+		uprobe_unregister_nosync(tu->uprobe, &tu->consumer);
 	tu->uprobe = NULL;
 	return true;
 }

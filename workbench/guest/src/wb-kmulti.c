@@ -23,9 +23,10 @@
  *                            thread per CPU calls them: every call made
  *                            while the link is attached is counted, and
  *                            nothing is counted once close() of the link
- *                            returned, though the threads keep calling;
- *                            ROUNDS attach/detach rounds, exits 0 when
- *                            all hold
+ *                            returned, though the threads keep calling,
+ *                            and the text is the file's again, in the
+ *                            file's pages; ROUNDS attach/detach rounds,
+ *                            exits 0 when all hold
  *   wb-kmulti info           check the order of a link's addresses in link
  *                            info, as 6.12 gives it: a link by names
  *                            without cookies lists them in the names'
@@ -490,6 +491,31 @@ static unsigned long long ud_file_offset(const void *addr)
 	return ret;
 }
 
+/*
+ * Whether the first bytes of @fn in memory are the file's, and whether
+ * its page is the file's page again (pagemap bit 61) and not a private
+ * copy that a breakpoint left.
+ */
+static void ud_text_state(const void *fn, int *same, int *file_page)
+{
+	unsigned char mem[16], file[16];
+	uint64_t ent = 0;
+	int fd;
+
+	*same = *file_page = 0;
+	fd = open("/proc/self/exe", O_RDONLY);
+	if (fd < 0 || pread(fd, file, sizeof(file), ud_file_offset(fn)) != sizeof(file))
+		return;
+	close(fd);
+	memcpy(mem, fn, sizeof(mem));
+	*same = !memcmp(mem, file, sizeof(mem));
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0 || pread(fd, &ent, 8, (uintptr_t)fn / 4096 * 8) != 8)
+		return;
+	close(fd);
+	*file_page = (ent >> 61) & 1;
+}
+
 static int ud_map_value(int map, uint64_t *val)
 {
 	union bpf_attr a;
@@ -752,6 +778,18 @@ static int udrain(long rounds)
 			       r, (unsigned long long)v1, (unsigned long long)v2,
 			       (unsigned long long)v0);
 			bad++;
+		}
+		/* the text is the file's again, in the file's own pages */
+		for (f = 0; f < UD_FUNCS; f++) {
+			int same, file_page;
+
+			ud_text_state((const void *)ud_funcs[f], &same, &file_page);
+			if (!same || !file_page) {
+				printf("udrain: round %ld: function %d after close: %s, %s\n",
+				       r, f, same ? "text restored" : "text differs from the file",
+				       file_page ? "file page" : "private copy");
+				bad++;
+			}
 		}
 	}
 	atomic_store(&ud_mode, -1);
