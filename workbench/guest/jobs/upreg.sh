@@ -5,8 +5,10 @@
 # functions only, around one write of 1 (or 0, with "disable") to the
 # enable file of a group of N (default 1,000) uprobe events on the
 # distinct functions of wb-ufuncs, while it sleeps with the file mapped,
-# as bench.sh's bulk_uprobes() does.
-#   qemu.py ours upreg FUNC1:FUNC2:... [N] [enable|disable]
+# as bench.sh's bulk_uprobes() does.  With "umulti" (distro variants),
+# around one BPF uprobe_multi link on the same N offsets attached and
+# detached instead (wb-kmulti umulti).
+#   qemu.py ours upreg FUNC1:FUNC2:... [N] [enable|disable|umulti]
 T=/sys/kernel/tracing
 UFUNCS=/usr/bin/wb-ufuncs
 UFUNCS_OFFS=/wb/share/wb-ufuncs.offsets
@@ -35,6 +37,8 @@ echo "upreg: hooked: $(cat $T/set_ftrace_filter | tr '\n' ' ')"
 echo 1 > $T/function_profile_enabled
 if [ "$what" = disable ]; then
 	echo 0 > $T/events/wbupreg/enable
+elif [ "$what" = umulti ]; then
+	wb-kmulti umulti $UFUNCS $UFUNCS_OFFS "$n"
 else
 	echo 1 > $T/events/wbupreg/enable
 fi
