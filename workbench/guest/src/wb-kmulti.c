@@ -69,22 +69,20 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static int load_prog_as(int attach_type)
+/* Load a kprobe-type program of @cnt instructions for @attach_type. */
+static int prog_load(const struct bpf_insn *insns, unsigned int cnt,
+		     int attach_type, unsigned int flags)
 {
-	/* r0 = 0; exit */
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	static char log[4096];
+	static char log[16384];
 	union bpf_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_KPROBE;
 	a.expected_attach_type = attach_type;
+	a.prog_flags = flags;
 	a.insns = (uintptr_t)insns;
-	a.insn_cnt = 2;
+	a.insn_cnt = cnt;
 	a.license = (uintptr_t)"GPL";
 	a.log_buf = (uintptr_t)log;
 	a.log_size = sizeof(log);
@@ -93,6 +91,37 @@ static int load_prog_as(int attach_type)
 	if (fd < 0)
 		printf("BENCH-ERROR kmulti: prog load: %s %s\n", strerror(errno), log);
 	return fd;
+}
+
+static int load_prog_as(int attach_type)
+{
+	/* r0 = 0; exit */
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return prog_load(insns, 2, attach_type, 0);
+}
+
+/* A uprobe_multi link of @prog on @n offsets of the file @path. */
+static int umulti_link(int prog, const char *path,
+		       const unsigned long long *offs, unsigned int n)
+{
+	union bpf_attr a;
+	int link;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_UPROBE_MULTI;
+	a.link_create.uprobe_multi.path = (uintptr_t)path;
+	a.link_create.uprobe_multi.offsets = (uintptr_t)offs;
+	a.link_create.uprobe_multi.cnt = n;
+	link = bpf(BPF_LINK_CREATE, &a);
+	if (link < 0)
+		printf("BENCH-ERROR umulti: link create (%u offsets): %s\n",
+		       n, strerror(errno));
+	return link;
 }
 
 static int load_prog(void)
@@ -355,7 +384,6 @@ static int bench_umulti(const char *path, const char *offs_path, long n)
 {
 	unsigned long long *offs;
 	char name[128];
-	union bpf_attr a;
 	uint64_t t0, t1, t2;
 	int prog, link;
 	FILE *f;
@@ -380,20 +408,11 @@ static int bench_umulti(const char *path, const char *offs_path, long n)
 	}
 	fclose(f);
 
-	memset(&a, 0, sizeof(a));
-	a.link_create.prog_fd = prog;
-	a.link_create.attach_type = BPF_TRACE_UPROBE_MULTI;
-	a.link_create.uprobe_multi.path = (uintptr_t)path;
-	a.link_create.uprobe_multi.offsets = (uintptr_t)offs;
-	a.link_create.uprobe_multi.cnt = n;
 	t0 = now_ns();
-	link = bpf(BPF_LINK_CREATE, &a);
+	link = umulti_link(prog, path, offs, n);
 	t1 = now_ns();
-	if (link < 0) {
-		printf("BENCH-ERROR umulti: link create (%ld offsets): %s\n",
-		       n, strerror(errno));
+	if (link < 0)
 		return 1;
-	}
 	close(link);
 	t2 = now_ns();
 	printf("BENCH umulti-attach-%ld %llu us\n", n,
@@ -577,42 +596,11 @@ static int ud_load(int map, uint64_t uaddr)
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	unsigned int skip = uaddr ? 0 : 6;
-	static char log[16384];
-	union bpf_attr a;
-	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = BPF_TRACE_UPROBE_MULTI;
-	a.prog_flags = uaddr ? BPF_F_SLEEPABLE : 0;
-	a.insns = (uintptr_t)(insns + skip);
-	a.insn_cnt = sizeof(insns) / sizeof(insns[0]) - skip;
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)log;
-	a.log_size = sizeof(log);
-	a.log_level = 1;
-	fd = bpf(BPF_PROG_LOAD, &a);
-	if (fd < 0)
-		printf("udrain: prog load: %s %s\n", strerror(errno), log);
-	return fd;
+	return prog_load(insns + skip, sizeof(insns) / sizeof(insns[0]) - skip,
+			 BPF_TRACE_UPROBE_MULTI, uaddr ? BPF_F_SLEEPABLE : 0);
 }
 
-static int ud_attach(int prog, const char *path, unsigned long long *offs)
-{
-	union bpf_attr a;
-	int link;
-
-	memset(&a, 0, sizeof(a));
-	a.link_create.prog_fd = prog;
-	a.link_create.attach_type = BPF_TRACE_UPROBE_MULTI;
-	a.link_create.uprobe_multi.path = (uintptr_t)path;
-	a.link_create.uprobe_multi.offsets = (uintptr_t)offs;
-	a.link_create.uprobe_multi.cnt = UD_FUNCS;
-	link = bpf(BPF_LINK_CREATE, &a);
-	if (link < 0)
-		printf("udrain: link create: %s\n", strerror(errno));
-	return link;
-}
 
 /* The blocked round: a closer thread, and a hitter whose hit sleeps. */
 static int ud_link, ud_map;
@@ -655,7 +643,7 @@ static int ud_blocked_round(int prog, int uffd, char *page, const char *path,
 
 	madvise(page, 4096, MADV_DONTNEED);
 	ud_map_zero(ud_map);
-	ud_link = ud_attach(prog, path, offs);
+	ud_link = umulti_link(prog, path, offs, UD_FUNCS);
 	if (ud_link < 0)
 		return 1;
 	atomic_store(&ud_closed, 0);
@@ -750,7 +738,7 @@ static int udrain(long rounds)
 
 		ud_park(nth);
 		ud_map_zero(ud_map);
-		link = ud_attach(prog, path, offs);
+		link = umulti_link(prog, path, offs, UD_FUNCS);
 		if (link < 0) {
 			bad++;
 			break;
