@@ -45,6 +45,12 @@
  *                           children go: each calls every function once
  *                           and exits.  Fails if a child failed; prints
  *                           "forks N".
+ *   wb-ufuncs flip DIR      until DIR/stop exists, turns write permission
+ *                           on and off over the upper half of the text
+ *                           that holds the functions, so that its mapping
+ *                           splits and merges again (prints "ready" after
+ *                           the first turn); then waits for DIR/go, calls
+ *                           every function once and prints "flip N".
  *   wb-ufuncs cow OFFS      a breakpoint must reach neither a fork child
  *                           that shares the text page nor the file: picks
  *                           two functions A and B of one text page; a
@@ -124,7 +130,8 @@ static void usage(void)
 		prog);
 	fprintf(stderr, "       %s perf OFFSETS N | perfclose OFFSETS N\n",
 		prog);
-	fprintf(stderr, "       %s forks DIR MAX [US] | cow OFFSETS\n", prog);
+	fprintf(stderr, "       %s forks DIR MAX [US] | cow OFFSETS | flip DIR\n",
+		prog);
 	exit(2);
 }
 
@@ -593,6 +600,40 @@ static int in_dir(const char *dir, const char *name)
 	return !access(path, F_OK);
 }
 
+/* A text mapping that splits and merges while uprobes are removed. */
+static int text_flip(const char *dir)
+{
+	unsigned long lo = ~0UL, hi = 0, mid, a, pg = sysconf(_SC_PAGESIZE);
+	long i, flips = 0;
+	int w = 0;
+
+	for (i = 0; i < NFUNCS; i++) {
+		a = (unsigned long)wb_uf_table[i];
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	lo &= ~(pg - 1);
+	hi = (hi | (pg - 1)) + 1;
+	mid = lo + ((hi - lo) / 2 & ~(pg - 1));
+	if (mid == lo)
+		fail("the functions fit in one page");
+	while (!in_dir(dir, "stop")) {
+		w = !w;
+		if (mprotect((void *)mid, hi - mid,
+			     PROT_READ | PROT_EXEC | (w ? PROT_WRITE : 0)))
+			fail("mprotect");
+		if (!flips++)
+			ready();
+	}
+	if (w && mprotect((void *)mid, hi - mid, PROT_READ | PROT_EXEC))
+		fail("mprotect");
+	while (!in_dir(dir, "go"))
+		usleep(10000);
+	call_range(0, NFUNCS);
+	printf("flip %ld\n", flips);
+	return 0;
+}
+
 /* Children forked while uprobes are being installed must all have them. */
 static int fork_storm(const char *dir, long max, long us)
 {
@@ -825,6 +866,8 @@ int main(int argc, char **argv)
 		return perf_bulk(argv[2], num(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "perfclose"))
 		return perf_close(argv[2], num(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "flip"))
+		return text_flip(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cow"))
 		return cow_check(argv[2]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "forks"))
