@@ -73,6 +73,17 @@ want filter && timed function-tracer-off sh -c "echo nop > $T/current_tracer"
 # removal waits out the return callbacks).
 want filter && timed graph-tracer-on-all sh -c "echo function_graph > $T/current_tracer"
 want filter && timed graph-tracer-off sh -c "echo nop > $T/current_tracer"
+# The same switches timed around the write alone (wb-ufuncs timewrite):
+# the rows above also count a shell's fork, exec and exit, which run
+# traced while a tracer is on.
+write_row() { # name text
+	us=$(/usr/bin/wb-ufuncs timewrite $T/current_tracer "$2") &&
+		echo "BENCH $1 $us us" || echo "BENCH-ERROR $1: no figure"
+}
+want filter && write_row function-tracer-on-write function
+want filter && write_row function-tracer-off-write nop
+want filter && write_row graph-tracer-on-write function_graph
+want filter && write_row graph-tracer-off-write nop
 
 # Registering and unregistering one ops on every function, timed inside the
 # kernel by a module (no tracer set-up, no shell in the figure).

@@ -132,6 +132,7 @@ static void usage(void)
 		prog);
 	fprintf(stderr, "       %s forks DIR MAX [US] | cow OFFSETS | flip DIR\n",
 		prog);
+	fprintf(stderr, "       %s timewrite FILE TEXT\n", prog);
 	exit(2);
 }
 
@@ -836,6 +837,32 @@ static int cow_check(const char *offsets)
 	return 0;
 }
 
+/*
+ * "timewrite FILE TEXT": one write(2) of TEXT to FILE, opened beforehand,
+ * and how long the write took in microseconds on stdout.  For the bench
+ * rows of a tracer switch without a shell's fork and exec in the figure
+ * (which run traced while the tracer is on).
+ */
+static int time_write(const char *path, const char *text)
+{
+	struct timespec a, b;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		fail(path);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	n = write(fd, text, strlen(text));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (n != (ssize_t)strlen(text))
+		fail(path);
+	close(fd);
+	printf("%lld\n", ((long long)(b.tv_sec - a.tv_sec) * 1000000000LL +
+			  (b.tv_nsec - a.tv_nsec)) / 1000);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds, us, r;
@@ -870,6 +897,8 @@ int main(int argc, char **argv)
 		return text_flip(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cow"))
 		return cow_check(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "timewrite"))
+		return time_write(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "forks"))
 		return fork_storm(argv[2], num(argv[3]),
 				  argc == 5 ? num(argv[4]) : 200);
