@@ -29,6 +29,7 @@
  */
 #include <linux/delay.h>
 #include <linux/ftrace.h>
+#include <linux/ftrace_quiet.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
@@ -330,8 +331,10 @@ static void ftrace_callers_forget(struct ftrace_ops *ops)
  * replaced generations and covers the trampoline-list lookups.
  * unregister_ftrace_function() makes that wait without ftrace_lock, so
  * one grace period serves every removal published before it began
- * (ftrace_removal_wait()).  (d) and
- * (e) also need synchronize_rcu_tasks(), as every ops did before.  An ops
+ * (ftrace_removal_wait()).  (d) also needs synchronize_rcu_tasks(), and
+ * so does (e) unless the arch can show that every task has been outside
+ * its callers since the update (ftrace_arch_callers_quiet(): arm64 looks
+ * for the callers' addresses on each task's stack).  An ops
  * that no published set ever held (FTRACE_OPS_FL_SITE_LIVE clear) was
  * never reachable: no wait at all (only the trampoline list, if it is on
  * it, still costs one RCU grace period for its lookups).
@@ -396,17 +399,39 @@ static int ftrace_update_sites_removing(int command)
 	return ret;
 }
 
+/* What a removal of an ops waits for after the rude wait. */
+enum ftrace_removal_kind {
+	FTRACE_REMOVAL_RUDE,	/* nothing more: (a)-(c) */
+	FTRACE_REMOVAL_CALLERS,	/* tasks in the arch's callers: (e) */
+	FTRACE_REMOVAL_TASKS,	/* an RCU-tasks grace period: (d) */
+};
+
 /* May a removed @ops' callback run outside a span with preemption off? */
-static bool ftrace_removal_needs_tasks(struct ftrace_ops *ops)
+static enum ftrace_removal_kind ftrace_removal_needs(struct ftrace_ops *ops)
 {
-	if (!FTRACE_CALLERS_UNPREEMPTIBLE)
-		return true;				/* (e) */
 	if (ops->flags & FTRACE_OPS_FL_DIRECT)
-		return true;				/* (d) */
+		return FTRACE_REMOVAL_TASKS;		/* (d) */
 #ifdef CONFIG_DYNAMIC_FTRACE
 	if (ops->trampoline && !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-		return true;				/* (d) */
+		return FTRACE_REMOVAL_TASKS;		/* (d) */
+	if (!FTRACE_CALLERS_UNPREEMPTIBLE)
+		return FTRACE_REMOVAL_CALLERS;		/* (e), the callers */
+	return FTRACE_REMOVAL_RUDE;
+#else
+	return FTRACE_REMOVAL_TASKS;			/* (e), static calls */
 #endif
+}
+
+/**
+ * ftrace_arch_callers_quiet - has every task left the arch's shared callers
+ *
+ * The default for an arch that has not shown it: no.  arm64's is in
+ * arch/arm64/kernel/ftrace_callers_quiet.c.
+ *
+ * Return: false, so that the caller waits for RCU-tasks.
+ */
+bool __weak ftrace_arch_callers_quiet(void)
+{
 	return false;
 }
 
@@ -453,16 +478,19 @@ static void ftrace_removal_wait(unsigned long ticket)
  * with preemption off (also where RCU does not watch) for the rude flavour,
  * with @tasks also tasks preempted inside a trampoline or callback.
  */
-static void ftrace_wait_for_callbacks(bool tasks)
+static void ftrace_wait_for_callbacks(enum ftrace_removal_kind kind)
 {
 #ifdef CONFIG_DYNAMIC_FTRACE
 	ftrace_sites_wait_readers();
 #else
 	synchronize_rcu_tasks_rude();
 #endif
-	if (tasks)
+	if (kind == FTRACE_REMOVAL_CALLERS && !ftrace_arch_callers_quiet())
+		kind = FTRACE_REMOVAL_TASKS;
+	if (kind == FTRACE_REMOVAL_TASKS)
 		synchronize_rcu_tasks();
-	ftrace_callers_waited(tasks);
+	/* Every task was seen outside the callers, or RCU-tasks passed. */
+	ftrace_callers_waited(kind != FTRACE_REMOVAL_RUDE);
 }
 
 /* ---- pid filtering ---------------------------------------------------- */
@@ -749,7 +777,7 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 static int ftrace_shutdown_begin(struct ftrace_ops *ops, int command,
 				 unsigned long *ticket)
 {
-	bool tasks;
+	enum ftrace_removal_kind kind;
 	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
@@ -773,11 +801,11 @@ static int ftrace_shutdown_begin(struct ftrace_ops *ops, int command,
 
 	if (ops->flags & FTRACE_OPS_FL_SITE_LIVE) {
 		ftrace_trampoline_retire(ops);
-		tasks = ftrace_removal_needs_tasks(ops);
-		if (ticket && !tasks)
+		kind = ftrace_removal_needs(ops);
+		if (ticket && kind == FTRACE_REMOVAL_RUDE)
 			*ticket = ++ftrace_removal_ticket;
 		else
-			ftrace_wait_for_callbacks(tasks);
+			ftrace_wait_for_callbacks(kind);
 	}
 	ops->flags &= ~FTRACE_OPS_FL_SITE_LIVE;
 	return 0;

@@ -55,7 +55,9 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/trace_recursion.h>
+#include <linux/workqueue.h>
 #include <asm/trace_kunit.h>
 
 #include "ftrace_internal.h"
@@ -1562,6 +1564,137 @@ static void no_callback_after_unregister(struct kunit *test)
 }
 
 /*
+ * A callback that stays inside until told to leave, with preemption as
+ * the callers left it: enabled on arm64, whose callers call preemptibly,
+ * off on x86-64.  FK_HOLD_MAX_NS bounds the stay if nobody says leave.
+ */
+#define FK_HOLD_NS		(60 * NSEC_PER_MSEC)
+#define FK_HOLD_MAX_NS		(2 * NSEC_PER_SEC)
+
+static atomic_t fk_hold_entered;
+static int fk_hold_leave;
+static int fk_hold_timed_out;
+
+static void notrace fk_hold_cb(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fk_probe *p = fk_probe_of(op);
+	u64 end = ktime_get_mono_fast_ns() + FK_HOLD_MAX_NS;
+
+	if (fk_count(p, ip) != FK_D)
+		return;
+	WRITE_ONCE(p->in_callback, 1);
+	atomic_inc(&fk_hold_entered);
+	while (!READ_ONCE(fk_hold_leave)) {
+		if (ktime_get_mono_fast_ns() > end) {
+			WRITE_ONCE(fk_hold_timed_out, 1);
+			break;
+		}
+		cpu_relax();
+	}
+	WRITE_ONCE(p->in_callback, 0);
+}
+
+/* Calls target_d once, then idles until stopped. */
+static int fk_call_d_once(void *unused)
+{
+	fk_body_d();
+	while (!kthread_should_stop())
+		usleep_range(500, 1000);
+	return 0;
+}
+
+/* Runs without sleeping until the held callback is told to leave. */
+static int fk_hog(void *unused)
+{
+	u64 end = ktime_get_mono_fast_ns() + FK_HOLD_MAX_NS;
+
+	while (!READ_ONCE(fk_hold_leave) && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+	while (!kthread_should_stop())
+		usleep_range(500, 1000);
+	return 0;
+}
+
+static void fk_hold_tell_leave(struct work_struct *work)
+{
+	WRITE_ONCE(fk_hold_leave, 1);
+}
+
+static DECLARE_DELAYED_WORK(fk_hold_work, fk_hold_tell_leave);
+
+static void fk_thread_stop(void *arg)
+{
+	kthread_stop(arg);
+}
+
+static void fk_hold_cleanup(void *unused)
+{
+	WRITE_ONCE(fk_hold_leave, 1);
+	cancel_delayed_work_sync(&fk_hold_work);
+}
+
+/* A kthread on @cpu, stopped (and waited for) when the case ends. */
+static void fk_thread_on(struct kunit *test, int (*fn)(void *), unsigned int cpu,
+			 const char *name)
+{
+	struct task_struct *t = kthread_create(fn, NULL, "%s/%u", name, cpu);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_thread_stop, t), 0);
+	wake_up_process(t);
+}
+
+/*
+ * A task is inside the callback of an ops on another CPU, where a second
+ * task competes for the CPU, so that it is preempted there (arm64) or
+ * holds the CPU with preemption off (x86-64), when the ops is
+ * unregistered.  It leaves only FK_HOLD_NS later.  Unregister must not
+ * return before it left: on arm64 the removal has to find the task's stop
+ * inside the callers (or wait for RCU-tasks), a rude wait alone returns
+ * with the task still inside.
+ */
+static void unregister_waits_for_task_inside(struct kunit *test)
+{
+	struct fk_probe *p;
+	unsigned int cpu;
+	bool inside;
+	int ret;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second online CPU");
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	KUNIT_ASSERT_LT(test, cpu, nr_cpu_ids);
+
+	atomic_set(&fk_hold_entered, 0);
+	WRITE_ONCE(fk_hold_leave, 0);
+	WRITE_ONCE(fk_hold_timed_out, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_hold_cleanup, NULL), 0);
+
+	/* No FTRACE_OPS_FL_RECURSION: the callers call it, nothing between. */
+	p = fk_probe_new(test, fk_hold_cb, 0);
+	fk_filter_ip(test, p, FK_D, 1);
+	KUNIT_ASSERT_EQ(test, fk_register(p), 0);
+
+	fk_thread_on(test, fk_call_d_once, cpu, "fk_inside");
+	KUNIT_ASSERT_TRUE_MSG(test, fk_wait_atomic(&fk_hold_entered, 1),
+			      "the callback never ran");
+	fk_thread_on(test, fk_hog, cpu, "fk_hog");
+
+	schedule_delayed_work(&fk_hold_work, nsecs_to_jiffies(FK_HOLD_NS) + 1);
+	ret = fk_unregister(p);
+	inside = READ_ONCE(p->in_callback);
+
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE_MSG(test, inside,
+			       "unregister returned with a task inside the callback");
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(fk_hold_timed_out),
+			       "the callback was never told to leave");
+	KUNIT_EXPECT_EQ(test, atomic_read(&fk_hold_entered), 1);
+}
+
+/*
  * An ops that is freed as soon as unregister returns.  Its callback checks
  * a word that says whether the owner still considers it registered; once
  * unregistered the word is poisoned, then the whole object, then it is
@@ -2073,6 +2206,7 @@ static struct kunit_case ftrace_core_cases[] = {
 	KUNIT_CASE(ftrace_disabled_silences_ops),
 	KUNIT_CASE(recursion_trylock_allows_one_transition),
 	KUNIT_CASE_PARAM(no_callback_after_unregister, fk_unreg_gen_params),
+	KUNIT_CASE(unregister_waits_for_task_inside),
 	KUNIT_CASE(freed_ops_never_called_after_unregister),
 	KUNIT_CASE(ops_unregistered_together_stay_quiet),
 	KUNIT_CASE(unregister_unknown_ops_fails),

@@ -150,6 +150,13 @@
 #endif
 	.endm
 
+/*
+ * Both callers lie between these two labels: a task is inside them while
+ * an address between the labels is on its stack or in its registers
+ * (ftrace_callers_quiet.c).
+ */
+	.globl	__ftrace_callers_start
+__ftrace_callers_start:
 SYM_CODE_START(ftrace_caller)
 	ftrace_caller_body FREGS_SIZE, 0
 SYM_CODE_END(ftrace_caller)
@@ -159,6 +166,8 @@ SYM_CODE_START(ftrace_regs_caller)
 	ftrace_caller_body PT_REGS_SIZE, 1
 SYM_CODE_END(ftrace_regs_caller)
 #endif
+	.globl	__ftrace_callers_end
+__ftrace_callers_end:
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /* A direct trampoline that does nothing: continue with x30 = x9. */
