@@ -44,6 +44,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
+#include <linux/ftrace_quiet.h>
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
@@ -57,7 +58,6 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_recursion.h>
-#include <linux/workqueue.h>
 #include <asm/trace_kunit.h>
 
 #include "ftrace_internal.h"
@@ -1564,34 +1564,29 @@ static void no_callback_after_unregister(struct kunit *test)
 }
 
 /*
- * A callback that stays inside until told to leave, with preemption as
- * the callers left it: enabled on arm64, whose callers call preemptibly,
- * off on x86-64.  FK_HOLD_MAX_NS bounds the stay if nobody says leave.
+ * A callback that stays inside for FK_HOLD_NS from its first entry, with
+ * preemption as the callers left it: enabled on arm64, whose callers call
+ * preemptibly, off on x86-64.  It leaves on its own clock, so nothing
+ * that runs on another CPU can hold it up or let it go early.
  */
-#define FK_HOLD_NS		(60 * NSEC_PER_MSEC)
-#define FK_HOLD_MAX_NS		(2 * NSEC_PER_SEC)
+#define FK_HOLD_NS		(300 * NSEC_PER_MSEC)
+#define FK_QUIET_TRIES		5
 
 static atomic_t fk_hold_entered;
-static int fk_hold_leave;
-static int fk_hold_timed_out;
+static u64 fk_hold_until;
 
 static void notrace fk_hold_cb(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct fk_probe *p = fk_probe_of(op);
-	u64 end = ktime_get_mono_fast_ns() + FK_HOLD_MAX_NS;
 
 	if (fk_count(p, ip) != FK_D)
 		return;
 	WRITE_ONCE(p->in_callback, 1);
+	WRITE_ONCE(fk_hold_until, ktime_get_mono_fast_ns() + FK_HOLD_NS);
 	atomic_inc(&fk_hold_entered);
-	while (!READ_ONCE(fk_hold_leave)) {
-		if (ktime_get_mono_fast_ns() > end) {
-			WRITE_ONCE(fk_hold_timed_out, 1);
-			break;
-		}
+	while (ktime_get_mono_fast_ns() < READ_ONCE(fk_hold_until))
 		cpu_relax();
-	}
 	WRITE_ONCE(p->in_callback, 0);
 }
 
@@ -1604,34 +1599,19 @@ static int fk_call_d_once(void *unused)
 	return 0;
 }
 
-/* Runs without sleeping until the held callback is told to leave. */
+/* Runs without sleeping while the held callback is inside. */
 static int fk_hog(void *unused)
 {
-	u64 end = ktime_get_mono_fast_ns() + FK_HOLD_MAX_NS;
-
-	while (!READ_ONCE(fk_hold_leave) && ktime_get_mono_fast_ns() < end)
+	while (ktime_get_mono_fast_ns() < READ_ONCE(fk_hold_until))
 		cpu_relax();
 	while (!kthread_should_stop())
 		usleep_range(500, 1000);
 	return 0;
 }
 
-static void fk_hold_tell_leave(struct work_struct *work)
-{
-	WRITE_ONCE(fk_hold_leave, 1);
-}
-
-static DECLARE_DELAYED_WORK(fk_hold_work, fk_hold_tell_leave);
-
 static void fk_thread_stop(void *arg)
 {
 	kthread_stop(arg);
-}
-
-static void fk_hold_cleanup(void *unused)
-{
-	WRITE_ONCE(fk_hold_leave, 1);
-	cancel_delayed_work_sync(&fk_hold_work);
 }
 
 /* A kthread on @cpu, stopped (and waited for) when the case ends. */
@@ -1646,20 +1626,33 @@ static void fk_thread_on(struct kunit *test, int (*fn)(void *), unsigned int cpu
 	wake_up_process(t);
 }
 
+/* Does ftrace_arch_callers_quiet() see every task outside, within a few tries? */
+static bool fk_callers_quiet_soon(void)
+{
+	int i;
+
+	for (i = 0; i < FK_QUIET_TRIES; i++) {
+		if (ftrace_arch_callers_quiet())
+			return true;
+		msleep(20);
+	}
+	return false;
+}
+
 /*
  * A task is inside the callback of an ops on another CPU, where a second
  * task competes for the CPU, so that it is preempted there (arm64) or
  * holds the CPU with preemption off (x86-64), when the ops is
- * unregistered.  It leaves only FK_HOLD_NS later.  Unregister must not
- * return before it left: on arm64 the removal has to find the task's stop
- * inside the callers (or wait for RCU-tasks), a rude wait alone returns
- * with the task still inside.
+ * unregistered.  Unregister must not return before it left.  Where the
+ * arch looks at tasks for its callers (arm64), the look must also see the
+ * task inside while it is, and every task outside once it left: the
+ * removal must neither miss it nor always fall back to RCU-tasks.
  */
 static void unregister_waits_for_task_inside(struct kunit *test)
 {
 	struct fk_probe *p;
 	unsigned int cpu;
-	bool inside;
+	bool before, after;
 	int ret;
 
 	if (num_online_cpus() < 2)
@@ -1668,9 +1661,7 @@ static void unregister_waits_for_task_inside(struct kunit *test)
 	KUNIT_ASSERT_LT(test, cpu, nr_cpu_ids);
 
 	atomic_set(&fk_hold_entered, 0);
-	WRITE_ONCE(fk_hold_leave, 0);
-	WRITE_ONCE(fk_hold_timed_out, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fk_hold_cleanup, NULL), 0);
+	WRITE_ONCE(fk_hold_until, U64_MAX);
 
 	/* No FTRACE_OPS_FL_RECURSION: the callers call it, nothing between. */
 	p = fk_probe_new(test, fk_hold_cb, 0);
@@ -1682,16 +1673,24 @@ static void unregister_waits_for_task_inside(struct kunit *test)
 			      "the callback never ran");
 	fk_thread_on(test, fk_hog, cpu, "fk_hog");
 
-	schedule_delayed_work(&fk_hold_work, nsecs_to_jiffies(FK_HOLD_NS) + 1);
-	ret = fk_unregister(p);
-	inside = READ_ONCE(p->in_callback);
+	if (TRACE_KUNIT_CALLERS_QUIET)
+		KUNIT_EXPECT_FALSE_MSG(test, ftrace_arch_callers_quiet(),
+				       "a task inside the callback was not seen");
 
+	before = READ_ONCE(p->in_callback);
+	ret = fk_unregister(p);
+	after = READ_ONCE(p->in_callback);
+
+	KUNIT_EXPECT_TRUE_MSG(test, before,
+			      "the task left before unregister: nothing was tried");
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_FALSE_MSG(test, inside,
+	KUNIT_EXPECT_FALSE_MSG(test, after,
 			       "unregister returned with a task inside the callback");
-	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(fk_hold_timed_out),
-			       "the callback was never told to leave");
 	KUNIT_EXPECT_EQ(test, atomic_read(&fk_hold_entered), 1);
+
+	if (TRACE_KUNIT_CALLERS_QUIET)
+		KUNIT_EXPECT_TRUE_MSG(test, fk_callers_quiet_soon(),
+				      "every task is outside, the look never said so");
 }
 
 /*

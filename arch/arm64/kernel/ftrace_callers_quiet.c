@@ -39,6 +39,14 @@
  *  - tasks late in do_exit() that already left the task list but may
  *    still be preempted: rcu_tasks_exiting_each() lists them.
  *
+ * Two things move that return address off the stack, and both count as
+ * inside: pointer authentication signs it where a callee saves it (its
+ * top bits are put back before the compare), and a return hook replaces
+ * it (the function graph's return_to_handler keeps the real address on
+ * the task's shadow stack, which is not looked at).  Return probes that
+ * keep it elsewhere (kretprobes without KRETPROBE_ON_FGRAPH) make every
+ * look fail.
+ *
  * The test is conservative: a stale word that happens to point into the
  * callers makes a task count as inside.  A task inside is looked at again
  * a tick later; after QUIET_ROUNDS ticks, or with more than QUIET_HELD_MAX
@@ -50,6 +58,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/ftrace_quiet.h>
+#include <kunit/visibility.h>
 #include <linux/mutex.h>
 #include <linux/rcu_tasks_exiting.h>
 #include <linux/rcupdate.h>
@@ -61,11 +70,12 @@
 #include <linux/wait.h>
 
 #include <asm/irq_regs.h>
+#include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 
 extern const char __ftrace_callers_start[], __ftrace_callers_end[];
 
-#define QUIET_HELD_MAX	32	/* tasks looked at again, at most */
+#define QUIET_HELD_MAX	64	/* tasks looked at again, at most */
 #define QUIET_ROUNDS	8	/* ticks to wait for them, at most */
 
 enum quiet_seen {
@@ -79,11 +89,21 @@ static DEFINE_MUTEX(quiet_mutex);
 static struct task_struct *quiet_held[QUIET_HELD_MAX];
 static unsigned int quiet_nr;
 static bool quiet_overflow;
+/* The bits a signature may take in a kernel text address, else 0. */
+static unsigned long quiet_pac_bits;
 
+/* Does a word or register value point into the callers, or hook a return? */
 static bool callers_addr(unsigned long w)
 {
-	return w >= (unsigned long)__ftrace_callers_start &&
-	       w < (unsigned long)__ftrace_callers_end;
+	w |= READ_ONCE(quiet_pac_bits);
+	if (w >= (unsigned long)__ftrace_callers_start &&
+	    w < (unsigned long)__ftrace_callers_end)
+		return true;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (w == (unsigned long)return_to_handler)
+		return true;
+#endif
+	return false;
 }
 
 /* Is @sp within @t's kernel stack, leaving room for one word? */
@@ -239,12 +259,18 @@ bool ftrace_arch_callers_quiet(void)
 	/* RCU-tasks' exit lists are where exiting tasks are found. */
 	if (!IS_ENABLED(CONFIG_TASKS_RCU))
 		return false;
+	/* Such return probes keep the return address out of sight. */
+	if (IS_ENABLED(CONFIG_KRETPROBES) &&
+	    !IS_ENABLED(CONFIG_KRETPROBE_ON_FGRAPH))
+		return false;
 	guard(mutex)(&quiet_mutex);
+
+	quiet_pac_bits = IS_ENABLED(CONFIG_ARM64_PTR_AUTH_KERNEL) ?
+			 ptrauth_kernel_pac_mask() : 0;
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		if (t == current ||
-		    task_call_func(t, quiet_see_stopped, NULL) == SEEN_QUIET)
+		if (t == current || quiet_see(t) == SEEN_QUIET)
 			continue;
 		quiet_hold(t);
 		if (quiet_overflow)
@@ -265,3 +291,4 @@ bool ftrace_arch_callers_quiet(void)
 	quiet_release();
 	return quiet;
 }
+EXPORT_SYMBOL_IF_KUNIT(ftrace_arch_callers_quiet);

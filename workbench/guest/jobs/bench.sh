@@ -129,6 +129,33 @@ want fprobe && fprobe_row fprobe-exit-one mode=exit
 want fprobe && fprobe_row fprobe-entry-all mode=entry all=1 calls=20000
 want fprobe && fprobe_row fprobe-exit-all mode=exit all=1 calls=20000
 
+# A tracer on one module function: the cost of a traced call over an
+# untraced one, in ns (wb_fprobe_bench's "base" with and without the
+# tracer).  The filter names the function before the module is loaded
+# (":mod:"), beside a system call nobody makes, so that it is never empty.
+fpb_base() {
+	insmod /wb/modules/wb_fprobe_bench.ko mode=none calls=20000 2>/dev/null
+	set -- $(dmesg | grep 'wb_fprobe_bench: ' | tail -n 1)
+	while [ $# -gt 0 ] && [ "$1" != base ]; do shift; done
+	echo "${2:-}"
+}
+tracer_hit_row() { # name tracer
+	b0=$(fpb_base)
+	echo '*sys_ni_syscall' > $T/set_ftrace_filter
+	echo 'wb_fpb_target:mod:wb_fprobe_bench' >> $T/set_ftrace_filter
+	echo "$2" > $T/current_tracer
+	b1=$(fpb_base)
+	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
+	if [ -z "$b0" ] || [ -z "$b1" ]; then
+		echo "BENCH-ERROR $1: no figure from wb_fprobe_bench"
+		return
+	fi
+	echo "BENCH $1 $(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.2f", (b - a) / 1000 }') ns"
+}
+want tracers && tracer_hit_row function-tracer-hit function
+want tracers && tracer_hit_row graph-tracer-hit function_graph
+
 # The cost of one uprobe event hit with 0, 4 and 16 fetch arguments:
 # "wb-demo loop N" calls wb_demo_loop(i, 2 * i, &wb_demo_rec_a) N times; the
 # time of the same run with no probe is subtracted and the rest divided by N.

@@ -19,7 +19,9 @@
  *          workbench/itrace.py to single-step one call from a debugger
  * At load it times @calls calls of wb_fpb_target() without and with the
  * probe and prints
- *   wb_fprobe_bench: <mode> all=<0|1> hit <ps per call> register <ns> unregister <ns> hits <n>
+ *   wb_fprobe_bench: <mode> all=<0|1> hit <ps per call> register <ns> unregister <ns> hits <n> base <ps per call>
+ * where base is a call without the module's probe (but with whatever
+ * tracefs has set on the target: the tracer rows of the bench job).
  * then refuses to stay loaded (-EAGAIN).  The handlers and the timing loop
  * are notrace: with the probe on every function they would be probed too.
  */
@@ -195,9 +197,9 @@ static int __init wb_fprobe_bench_init(void)
 		OPTIMIZER_HIDE_VAR(acc);
 	}
 	wb_fpb_detach(krp);
-	pr_info("wb_fprobe_bench: %s all=%d hit %llu register %llu unregister %llu hits %lu\n",
+	pr_info("wb_fprobe_bench: %s all=%d hit %llu register %llu unregister %llu hits %lu base %llu\n",
 		mode, all, hit > base ? hit - base : 0, t1 - t0,
-		ktime_get_ns() - t2, wb_fpb_hits);
+		ktime_get_ns() - t2, wb_fpb_hits, base);
 	return -EAGAIN;
 }
 module_init(wb_fprobe_bench_init);

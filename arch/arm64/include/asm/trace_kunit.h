@@ -60,6 +60,12 @@
  */
 #define TRACE_KUNIT_EXIT_UNWIND_SEES_CALLER	true
 
+/*
+ * ftrace_core: the callers call callbacks preemptibly, and a removal
+ * looks at each task for them (ftrace_arch_callers_quiet()).
+ */
+#define TRACE_KUNIT_CALLERS_QUIET	true
+
 /* kprobe_ftrace, kprobes_core: the pc a breakpoint at @addr shows; a BRK leaves it on the probe. */
 #define TRACE_KUNIT_TRAP_IP(addr)	(addr)
 

@@ -64,6 +64,12 @@
  */
 #define TRACE_KUNIT_EXIT_UNWIND_SEES_CALLER	true
 
+/*
+ * ftrace_core: the callers run callbacks with preemption off; a removal
+ * waits for them without looking at tasks (no ftrace_arch_callers_quiet()).
+ */
+#define TRACE_KUNIT_CALLERS_QUIET	false
+
 /* kprobe_ftrace, kprobes_core: the pc a breakpoint at @addr shows, past the int3. */
 #define TRACE_KUNIT_TRAP_IP(addr)	((addr) + INT3_INSN_SIZE)
 
