@@ -34,14 +34,17 @@ if [ "$1" = uprobe ]; then
 fi
 # With "event KIND" first (kprobe, kretprobe, fprobe, fexit), the probe is
 # a probe event on the module's target, defined and enabled while the
-# module spins (mode=none).
+# module spins (mode=none).  "event function" and "event function_graph"
+# put that tracer on the target instead.
 event=
+tracer=
 if [ "$1" = event ]; then
 	case $2 in
 	kprobe)		event='p:wbtrace/kp wb_fpb_target x=$arg1' ;;
 	kretprobe)	event='r:wbtrace/kr wb_fpb_target ret=$retval' ;;
 	fprobe)		event='f:wbtrace/fe wb_fpb_target x=$arg1' ;;
 	fexit)		event='f:wbtrace/fr wb_fpb_target%return ret=$retval' ;;
+	function|function_graph)	tracer=$2 ;;
 	esac
 	shift 2
 	set -- mode=none "$@"
@@ -54,6 +57,11 @@ if [ -n "$event" ]; then
 	echo "$event" >> $T/dynamic_events || echo "wb: itrace: event refused"
 	echo 1 > $T/events/wbtrace/enable
 	cat $T/dynamic_events
+fi
+if [ -n "$tracer" ]; then
+	T=/sys/kernel/tracing
+	echo wb_fpb_target > $T/set_ftrace_filter || echo "wb: itrace: filter refused"
+	echo "$tracer" > $T/current_tracer
 fi
 grep '\[wb_fprobe_bench\]' /proc/kallsyms
 wait
