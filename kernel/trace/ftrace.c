@@ -406,7 +406,7 @@ enum ftrace_removal_kind {
 	FTRACE_REMOVAL_TASKS,	/* an RCU-tasks grace period: (d) */
 };
 
-/* May a removed @ops' callback run outside a span with preemption off? */
+/* Where a removed @ops' callback may still run with preemption on. */
 static enum ftrace_removal_kind ftrace_removal_needs(struct ftrace_ops *ops)
 {
 	if (ops->flags & FTRACE_OPS_FL_DIRECT)
@@ -475,8 +475,10 @@ static void ftrace_removal_wait(unsigned long ticket)
 
 /*
  * Wait until nothing reached through the previous update still runs: code
- * with preemption off (also where RCU does not watch) for the rude flavour,
- * with @tasks also tasks preempted inside a trampoline or callback.
+ * with preemption off (also where RCU does not watch) for the rude flavour;
+ * for @kind CALLERS also tasks preempted inside the arch's callers or a
+ * callback they called (the arch looks, else RCU-tasks), for TASKS also
+ * tasks preempted inside any trampoline.
  */
 static void ftrace_wait_for_callbacks(enum ftrace_removal_kind kind)
 {

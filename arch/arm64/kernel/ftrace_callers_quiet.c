@@ -72,6 +72,7 @@
 #include <asm/irq_regs.h>
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
+#include <asm/stacktrace.h>
 
 extern const char __ftrace_callers_start[], __ftrace_callers_end[];
 
@@ -106,24 +107,22 @@ static bool callers_addr(unsigned long w)
 	return false;
 }
 
-/* Is @sp within @t's kernel stack, leaving room for one word? */
-static bool on_stack_of(struct task_struct *t, unsigned long sp)
+/*
+ * Does a word of @t's kernel stack from @sp to its top point into the
+ * callers?  An @sp off that stack (a softirq on the IRQ stack) hides the
+ * rest: inside.
+ */
+static enum quiet_seen stack_seen(struct task_struct *t, unsigned long sp)
 {
-	unsigned long low = (unsigned long)task_stack_page(t);
-
-	return sp >= low && sp <= low + THREAD_SIZE - sizeof(long);
-}
-
-/* Does a word of @t's stack from @sp to its top point into the callers? */
-static bool stack_inside(struct task_struct *t, unsigned long sp)
-{
-	unsigned long top = (unsigned long)task_stack_page(t) + THREAD_SIZE;
+	struct stack_info info = stackinfo_get_task(t);
 	unsigned long a;
 
-	for (a = ALIGN(sp, sizeof(long)); a < top; a += sizeof(long))
+	if (!stackinfo_on_stack(&info, sp, sizeof(long)))
+		return SEEN_INSIDE;
+	for (a = ALIGN(sp, sizeof(long)); a < info.high; a += sizeof(long))
 		if (callers_addr(READ_ONCE_NOCHECK(*(unsigned long *)a)))
-			return true;
-	return false;
+			return SEEN_INSIDE;
+	return SEEN_QUIET;
 }
 
 /* task_call_func() callback: @t cannot start running meanwhile. */
@@ -141,9 +140,7 @@ static int quiet_see_stopped(struct task_struct *t, void *unused)
 	for (i = 0; i < sizeof(*cc) / sizeof(long); i++)
 		if (callers_addr(w[i]))
 			return SEEN_INSIDE;
-	if (!on_stack_of(t, cc->sp))
-		return SEEN_INSIDE;
-	return stack_inside(t, cc->sp) ? SEEN_INSIDE : SEEN_QUIET;
+	return stack_seen(t, cc->sp);
 }
 
 struct quiet_ipi {
@@ -170,10 +167,7 @@ static void quiet_see_current(void *arg)
 	for (i = 0; i < ARRAY_SIZE(regs->regs); i++)
 		if (callers_addr(regs->regs[i]))
 			return;
-	if (!on_stack_of(current, regs->sp))
-		return;			/* on the IRQ stack: the rest is hidden */
-	if (!stack_inside(current, regs->sp))
-		q->seen = SEEN_QUIET;
+	q->seen = stack_seen(current, regs->sp);
 }
 
 /* Look at @t once: stopped under task_call_func(), else from its CPU. */

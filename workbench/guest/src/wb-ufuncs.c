@@ -51,6 +51,9 @@
  *                           splits and merges again (prints "ready" after
  *                           the first turn); then waits for DIR/go, calls
  *                           every function once and prints "flip N".
+ *   wb-ufuncs timewrite FILE TEXT
+ *                           one write(2) of TEXT to FILE, opened first;
+ *                           prints how long the write took, in us.
  *   wb-ufuncs cow OFFS      a breakpoint must reach neither a fork child
  *                           that shares the text page nor the file: picks
  *                           two functions A and B of one text page; a
