@@ -24,8 +24,8 @@
  *    kretprobes and handlers expect it; regs[9] is scratch.
  *
  * Invariants (the same as on x86-64, see arch/x86/kernel/kprobes/ftrace.c):
- *  - Handlers run with preemption disabled, inside the ftrace recursion
- *    lock of the current context.
+ *  - Handlers run with preemption disabled.  kprobe_running(), not the
+ *    ftrace recursion lock, keeps a hit from re-entering a handler.
  *  - current_kprobe is this CPU's probe only between the pre_handler and
  *    the end of the post_handler.
  *  - A hit while a kprobe runs on this CPU, or whose frame holds no

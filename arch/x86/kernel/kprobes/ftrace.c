@@ -24,8 +24,9 @@
  *    (0 unless a direct function is attached), which is left alone.
  *
  * Invariants:
- *  - Handlers run with preemption disabled and inside the ftrace
- *    recursion lock of the current context.
+ *  - Handlers run with preemption disabled.  No ftrace recursion lock is
+ *    taken: kprobe_running() keeps a hit from re-entering a handler (see
+ *    kprobe_site_handle()).
  *  - current_kprobe is this CPU's probe only between the pre_handler and
  *    the end of the post_handler, and is NULL again when we return.
  *  - A hit while a kprobe is already running on this CPU (a handler that
