@@ -19,6 +19,9 @@ total.  Example:
                                                # kretprobe, fprobe, fexit)
     workbench/itrace.py ours uprobe nop5       # a uprobe event hit on
                                                # wb-demo's 5-byte NOP site
+    WB_ARCH=arm64 workbench/itrace.py ours mode=kprobe off=12
+                                               # arm64 (gdb-multiarch):
+                                               # not kmulti, not uprobe
 
 The raw program counters, the symbolised trace and the console log stay in
 build/KIND/runs/itrace-TAG/.  QEMU is killed at the end or after a timeout.
@@ -39,7 +42,7 @@ import qemu  # noqa: E402
 GDB_SCRIPT = r'''
 import gdb
 gdb.execute('set pagination off')
-gdb.execute('set architecture i386:x86-64')
+gdb.execute('set architecture %(gdbarch)s')
 gdb.execute('target remote :%(port)d')
 gdb.execute('hbreak *%(addr)#x')
 gdb.execute('continue')
@@ -87,15 +90,18 @@ def main():
     ap.add_argument('--timeout', type=int, default=900)
     o = ap.parse_args()
 
-    rundir = os.path.join(qemu.BUILD, o.kind, 'runs',
+    kmulti = o.args[:1] == ['kmulti']
+    user = o.args[:1] == ['uprobe']
+    rundir = os.path.join(qemu.kind_dir(o.kind), 'runs',
                           'itrace' + ('-' + o.tag if o.tag else ''))
+    arm64 = qemu.ARCH == 'arm64'
+    if (kmulti or user) and arm64:
+        sys.exit('[itrace] kmulti and uprobe targets are x86_64 only')
     os.makedirs(rundir, exist_ok=True)
     console = os.path.join(rundir, 'console.log')
     results = os.path.join(rundir, 'results.log')
     for f in (console, results):
         open(f, 'w').close()
-    kmulti = o.args[:1] == ['kmulti']
-    user = o.args[:1] == ['uprobe']
     args = list(o.args) + ([] if kmulti or user else ['spin=600'])
     target = '__x64_sys_getpgid' if kmulti else 'wb_fpb_target'
     cmd = qemu.qemu_cmd(o.kind, 'itrace', args, 'tcg', rundir, [], False)
@@ -131,8 +137,12 @@ def main():
         script = os.path.join(rundir, 'step.py')
         with open(script, 'w') as f:
             f.write(GDB_SCRIPT % {'port': o.port, 'addr': addr,
-                                  'steps': o.steps, 'out': pcfile})
-        subprocess.run(['gdb', '-batch', '-nx', '-x', script],
+                                  'steps': o.steps, 'out': pcfile,
+                                  'gdbarch': 'aarch64' if arm64
+                                  else 'i386:x86-64'})
+        # the host's gdb knows only its own architecture
+        gdb = 'gdb-multiarch' if arm64 else 'gdb'
+        subprocess.run([gdb, '-batch', '-nx', '-x', script],
                        stdout=open(os.path.join(rundir, 'gdb.out'), 'w'),
                        stderr=subprocess.STDOUT, timeout=o.timeout)
     finally:
@@ -143,11 +153,11 @@ def main():
              if re.match(r'[0-9a-f]{16} [tT] ', line)]
     if user:
         # wb-demo is static and not position-independent: its own symbols
-        demo = os.path.join(qemu.BUILD, o.kind, 'guest', 'root', 'usr',
+        demo = os.path.join(qemu.kind_dir(o.kind), 'guest', 'root', 'usr',
                             'bin', 'wb-demo')
         extra += subprocess.run(['nm', '-n', demo], capture_output=True,
                                 text=True, check=True).stdout.splitlines()
-    vmlinux = os.path.join(qemu.BUILD, o.kind, 'obj', 'vmlinux')
+    vmlinux = os.path.join(qemu.kind_dir(o.kind), 'obj', 'vmlinux')
     syms = symbols(vmlinux, [' '.join(line.split()[:3]) for line in extra])
     addrs = [a for a, _ in syms]
     pcs = [int(x, 16) for x in open(pcfile).read().split()]

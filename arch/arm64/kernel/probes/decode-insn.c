@@ -5,7 +5,9 @@
  *
  * Stepping out of line (INSN_GOOD) is the default: the instruction is
  * copied into an XOL slot and run there, between the probe's BRK and the
- * slot's own.  That is wrong for anything that
+ * slot's own.  For kprobes, the integer data-processing instructions are
+ * emulated instead (INSN_GOOD_NO_SLOT, see emulate-insn.c), which saves
+ * the second exception.  Stepping is wrong for anything that
  *
  *  - reads the pc: branches, ADR/ADRP and loads (literal) would compute
  *    from the slot.  Those we can redo on pt_regs are simulated
@@ -42,6 +44,7 @@
 #include <asm/insn.h>
 
 #include "decode-insn.h"
+#include "emulate-insn.h"
 #include "simulate-insn.h"
 
 /* Encoding group, bits 28:25 of every A64 instruction. */
@@ -144,15 +147,24 @@ EXPORT_SYMBOL_IF_KUNIT(arm_probe_decode_insn);
  * @insn: the instruction
  * @api: where the simulator is recorded; ->handler is cleared otherwise
  *
- * arm_probe_decode_insn() plus the loads (literal) of general registers,
- * whose literal is kernel text here.  The instruction alone is looked at:
- * arm_kprobe_decode_insn() adds the checks of its neighbours.
+ * arm_probe_decode_insn() plus two kinds uprobes keep stepping: the
+ * integer data-processing instructions, which emulate-insn.c computes on
+ * pt_regs so that the hit ends in the first exception, and the loads
+ * (literal) of general registers, whose literal is kernel text here.  The
+ * instruction alone is looked at: arm_kprobe_decode_insn() adds the
+ * checks of its neighbours.
  *
  * Return: INSN_GOOD, INSN_GOOD_NO_SLOT (->handler set) or INSN_REJECTED.
  */
 enum probe_insn arm64_kprobe_classify(probe_opcode_t insn,
 				      struct arch_probe_insn *api)
 {
+	probes_handler_t *emu = arm64_emu_pick(insn);
+
+	if (emu) {
+		api->handler = emu;
+		return INSN_GOOD_NO_SLOT;
+	}
 	if (dec_is_literal_load(insn) && !(insn & DEC_LIT_SIMD)) {
 		if (aarch64_insn_is_ldr_lit(insn))
 			api->handler = arm64_sim_load_lit;

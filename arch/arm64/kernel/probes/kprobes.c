@@ -10,8 +10,10 @@
  * then the post_handler.  decode-insn.c chose at registration how that
  * instruction runs:
  *
- *  simulated  it reads the pc: the handler redoes it on the pt_regs
- *             (simulate-insn.c) and the hit ends in the same exception;
+ *  simulated  it reads the pc, or it only computes on general registers
+ *             and flags: the handler redoes it on the pt_regs
+ *             (simulate-insn.c, emulate-insn.c) and the hit ends in the
+ *             same exception;
  *  stepped    a copy runs out of line, in the probe's XOL slot, which
  *             holds [copy][BRK #KPROBES_BRK_SS_IMM].  The BRK exception
  *             returns into the slot; the slot's BRK brings the CPU to

@@ -10,6 +10,11 @@
  *    a small assembly function below and by its simulator on a pt_regs
  *    with the pc at that same instruction; the registers and the pc must
  *    agree, exactly, and nothing else may change;
+ *  - emulation: each emulated data-processing form (both widths, the
+ *    flag-setting and sp-reading ones, the reserved neighbours refused)
+ *    is run by the CPU and by its emulator from the same registers and
+ *    flags, over a grid of operands; the result, the flags and the pc
+ *    must agree and nothing else may change;
  *  - hits: kprobes on every instruction of an assembly function that
  *    holds each simulated kind and a few stepped ones; pre- and
  *    post-handlers run once per executed instruction and see the pc the
@@ -26,6 +31,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -33,6 +39,7 @@
 #include <asm/insn.h>
 
 #include "decode-insn.h"
+#include "emulate-insn.h"
 #include "simulate-insn.h"
 
 /* --- the instructions, run natively --- */
@@ -61,6 +68,144 @@
 	"	ret\n"							\
 	"1:	adr	x0, .\n"					\
 	"	ret\n"
+
+/*
+ * One emulated instruction, run natively: void fn(u64 io[8]) loads x0-x3
+ * from io[0-3] and NZCV from io[4], runs the instruction and stores x0
+ * and NZCV in io[5] and io[6]; io[7] gets sp, which the sp-reading forms
+ * read.  Everything the instruction reads is in x0-x3, sp and NZCV.
+ */
+#define KPT_ALU(name, insn)						\
+	KPT_FUNC(name)							\
+	"	mov	x17, x0\n"					\
+	"	mov	x5, sp\n"					\
+	"	str	x5, [x17, #56]\n"				\
+	"	ldr	x4, [x17, #32]\n"				\
+	"	msr	nzcv, x4\n"					\
+	"	ldp	x0, x1, [x17]\n"				\
+	"	ldp	x2, x3, [x17, #16]\n"				\
+	KPT_LABEL(name##_insn)						\
+	"	" insn "\n"						\
+	"	mrs	x4, nzcv\n"					\
+	"	stp	x0, x4, [x17, #40]\n"				\
+	"	ret\n"
+
+/* name, instruction, the emulator arm64_emu_pick() must give it */
+#define KPT_EMU_LIST(X)							\
+	X(add_imm,	"add x0, x1, #0x123",		arm64_emu_add_sub_imm)	\
+	X(adds_imm12,	"adds x0, x1, #0xfff, lsl #12",	arm64_emu_add_sub_imm)	\
+	X(subs_imm,	"subs x0, x1, #1",		arm64_emu_add_sub_imm)	\
+	X(cmp_imm,	"cmp x1, #5",			arm64_emu_add_sub_imm)	\
+	X(sub_imm_w,	"sub w0, w1, #0x7ff",		arm64_emu_add_sub_imm)	\
+	X(adds_imm_w,	"adds w0, w1, #1",		arm64_emu_add_sub_imm)	\
+	X(cmn_imm_w,	"cmn w1, #3",			arm64_emu_add_sub_imm)	\
+	X(add_sp,	"add x0, sp, #32",		arm64_emu_add_sub_imm)	\
+	X(and_imm,	"and x0, x1, #0xff00ff00ff00ff00", arm64_emu_logical_imm) \
+	X(orr_imm_w,	"orr w0, w1, #0x3c",		arm64_emu_logical_imm)	\
+	X(eor_imm,	"eor x0, x1, #0x5555555555555555", arm64_emu_logical_imm) \
+	X(ands_imm,	"ands x0, x1, #0x8000000000000001", arm64_emu_logical_imm) \
+	X(tst_imm_w,	"tst w1, #0x80000000",		arm64_emu_logical_imm)	\
+	X(ands_imm_w,	"ands w0, w1, #0xfffe",		arm64_emu_logical_imm)	\
+	X(movz,		"movz x0, #0x1234, lsl #32",	arm64_emu_move_wide)	\
+	X(movn_w,	"movn w0, #0x55",		arm64_emu_move_wide)	\
+	X(movn,		"movn x0, #0x55, lsl #48",	arm64_emu_move_wide)	\
+	X(movk,		"movk x0, #0xbeef, lsl #16",	arm64_emu_move_wide)	\
+	X(movk_w,	"movk w0, #0xcafe, lsl #16",	arm64_emu_move_wide)	\
+	X(lsl_imm,	"lsl x0, x1, #13",		arm64_emu_bitfield)	\
+	X(lsr_imm_w,	"lsr w0, w1, #7",		arm64_emu_bitfield)	\
+	X(asr_imm,	"asr x0, x1, #63",		arm64_emu_bitfield)	\
+	X(asr_imm_w,	"asr w0, w1, #3",		arm64_emu_bitfield)	\
+	X(ubfx,		"ubfx x0, x1, #8, #12",		arm64_emu_bitfield)	\
+	X(sbfx,		"sbfx x0, x1, #4, #20",		arm64_emu_bitfield)	\
+	X(sxtw,		"sxtw x0, w1",			arm64_emu_bitfield)	\
+	X(sxtb_w,	"sxtb w0, w1",			arm64_emu_bitfield)	\
+	X(uxth_w,	"uxth w0, w1",			arm64_emu_bitfield)	\
+	X(bfi,		"bfi x0, x1, #16, #8",		arm64_emu_bitfield)	\
+	X(bfxil_w,	"bfxil w0, w1, #4, #9",		arm64_emu_bitfield)	\
+	X(sbfiz,	"sbfiz x0, x1, #3, #7",		arm64_emu_bitfield)	\
+	X(extr,		"extr x0, x1, x2, #17",		arm64_emu_extract)	\
+	X(ror_imm_w,	"ror w0, w1, #5",		arm64_emu_extract)	\
+	X(extr_w,	"extr w0, w1, w2, #31",		arm64_emu_extract)	\
+	X(mov_reg,	"mov x0, x1",			arm64_emu_logical_reg)	\
+	X(and_reg,	"and x0, x1, x2, lsl #3",	arm64_emu_logical_reg)	\
+	X(bic_w,	"bic w0, w1, w2, ror #7",	arm64_emu_logical_reg)	\
+	X(orn,		"orn x0, x1, x2, asr #60",	arm64_emu_logical_reg)	\
+	X(eor_reg_w,	"eor w0, w1, w2, lsr #31",	arm64_emu_logical_reg)	\
+	X(eon,		"eon x0, x1, x2",		arm64_emu_logical_reg)	\
+	X(ands_reg,	"ands x0, x1, x2",		arm64_emu_logical_reg)	\
+	X(bics_w,	"bics w0, w1, w2, lsl #4",	arm64_emu_logical_reg)	\
+	X(tst_reg,	"tst x1, x2",			arm64_emu_logical_reg)	\
+	X(mvn_w,	"mvn w0, w1",			arm64_emu_logical_reg)	\
+	X(add_reg,	"add x0, x1, x2, lsl #2",	arm64_emu_add_sub_reg)	\
+	X(sub_reg_w,	"sub w0, w1, w2, asr #5",	arm64_emu_add_sub_reg)	\
+	X(adds_reg,	"adds x0, x1, x2",		arm64_emu_add_sub_reg)	\
+	X(subs_reg_w,	"subs w0, w1, w2",		arm64_emu_add_sub_reg)	\
+	X(cmp_reg,	"cmp x1, x2, lsr #1",		arm64_emu_add_sub_reg)	\
+	X(neg,		"neg x0, x2",			arm64_emu_add_sub_reg)	\
+	X(negs_w,	"negs w0, w2",			arm64_emu_add_sub_reg)	\
+	X(add_uxtb,	"add x0, x1, w2, uxtb #2",	arm64_emu_add_sub_reg)	\
+	X(sub_sxth,	"sub x0, x1, w2, sxth",		arm64_emu_add_sub_reg)	\
+	X(adds_sxtb_w,	"adds w0, w1, w2, sxtb #1",	arm64_emu_add_sub_reg)	\
+	X(add_sp_reg,	"add x0, sp, x2, lsl #3",	arm64_emu_add_sub_reg)	\
+	X(cmp_sxtw,	"cmp x1, w2, sxtw #4",		arm64_emu_add_sub_reg)	\
+	X(subs_uxtx,	"subs x0, x1, x2, uxtx #1",	arm64_emu_add_sub_reg)	\
+	X(adc,		"adc x0, x1, x2",		arm64_emu_carry)	\
+	X(adcs_w,	"adcs w0, w1, w2",		arm64_emu_carry)	\
+	X(sbc,		"sbc x0, x1, x2",		arm64_emu_carry)	\
+	X(sbcs_w,	"sbcs w0, w1, w2",		arm64_emu_carry)	\
+	X(ngcs,		"ngcs x0, x2",			arm64_emu_carry)	\
+	X(csel,		"csel x0, x1, x2, eq",		arm64_emu_cond_select)	\
+	X(csinc_w,	"csinc w0, w1, w2, ne",		arm64_emu_cond_select)	\
+	X(csinv,	"csinv x0, x1, x2, lt",		arm64_emu_cond_select)	\
+	X(csneg_w,	"csneg w0, w1, w2, hi",		arm64_emu_cond_select)	\
+	X(cset,		"cset x0, ge",			arm64_emu_cond_select)	\
+	X(cneg,		"cneg x0, x1, mi",		arm64_emu_cond_select)	\
+	X(csel_vs,	"csel x0, x1, x2, vs",		arm64_emu_cond_select)	\
+	X(csel_ls_w,	"csel w0, w1, w2, ls",		arm64_emu_cond_select)	\
+	X(ccmp,		"ccmp x1, x2, #4, eq",		arm64_emu_cond_compare)	\
+	X(ccmn_w,	"ccmn w1, w2, #0xf, lt",	arm64_emu_cond_compare)	\
+	X(ccmp_imm,	"ccmp x1, #17, #2, ne",		arm64_emu_cond_compare)	\
+	X(ccmn_imm,	"ccmn x1, #3, #8, hi",		arm64_emu_cond_compare)	\
+	X(ccmp_w_gt,	"ccmp w1, w2, #0, gt",		arm64_emu_cond_compare)	\
+	X(udiv,		"udiv x0, x1, x2",		arm64_emu_dp2)		\
+	X(sdiv,		"sdiv x0, x1, x2",		arm64_emu_dp2)		\
+	X(udiv_w,	"udiv w0, w1, w2",		arm64_emu_dp2)		\
+	X(sdiv_w,	"sdiv w0, w1, w2",		arm64_emu_dp2)		\
+	X(lslv,		"lsl x0, x1, x2",		arm64_emu_dp2)		\
+	X(lsrv_w,	"lsr w0, w1, w2",		arm64_emu_dp2)		\
+	X(asrv,		"asr x0, x1, x2",		arm64_emu_dp2)		\
+	X(rorv_w,	"ror w0, w1, w2",		arm64_emu_dp2)		\
+	X(asrv_w,	"asr w0, w1, w2",		arm64_emu_dp2)		\
+	X(rbit,		"rbit x0, x1",			arm64_emu_dp1)		\
+	X(rbit_w,	"rbit w0, w1",			arm64_emu_dp1)		\
+	X(rev16,	"rev16 x0, x1",			arm64_emu_dp1)		\
+	X(rev16_w,	"rev16 w0, w1",			arm64_emu_dp1)		\
+	X(rev32,	"rev32 x0, x1",			arm64_emu_dp1)		\
+	X(rev_w,	"rev w0, w1",			arm64_emu_dp1)		\
+	X(rev,		"rev x0, x1",			arm64_emu_dp1)		\
+	X(clz,		"clz x0, x1",			arm64_emu_dp1)		\
+	X(clz_w,	"clz w0, w1",			arm64_emu_dp1)		\
+	X(cls,		"cls x0, x1",			arm64_emu_dp1)		\
+	X(cls_w,	"cls w0, w1",			arm64_emu_dp1)		\
+	X(madd,		"madd x0, x1, x2, x3",		arm64_emu_dp3)		\
+	X(msub_w,	"msub w0, w1, w2, w3",		arm64_emu_dp3)		\
+	X(mul,		"mul x0, x1, x2",		arm64_emu_dp3)		\
+	X(mneg_w,	"mneg w0, w1, w2",		arm64_emu_dp3)		\
+	X(smaddl,	"smaddl x0, w1, w2, x3",	arm64_emu_dp3)		\
+	X(umsubl,	"umsubl x0, w1, w2, x3",	arm64_emu_dp3)		\
+	X(smull,	"smull x0, w1, w2",		arm64_emu_dp3)		\
+	X(smulh,	"smulh x0, x1, x2",		arm64_emu_dp3)		\
+	X(umulh,	"umulh x0, x1, x2",		arm64_emu_dp3)		\
+	X(nop,		"nop",				arm64_emu_hint)		\
+	X(bti_c,	"hint 34",			arm64_emu_hint)		\
+	X(bti_j,	"hint 36",			arm64_emu_hint)
+
+#define KPT_EMU_ASM(name, insn, emu)	KPT_ALU(kpt_emu_##name, insn)
+
+asm("	.pushsection .text, \"ax\"\n"
+KPT_EMU_LIST(KPT_EMU_ASM)
+"	.popsection\n"
+);
 
 asm("	.pushsection .text, \"ax\"\n"
 
@@ -330,6 +475,10 @@ KPT_TEXT(kpt_mix_skip[], kpt_mix_leaf[], kpt_mix_leaf2[]);
 KPT_TEXT(kpt_mix_t2[], kpt_mix_t6[], kpt_mix_t7[]);
 KPT_TEXT(kpt_nested[], kpt_nested_add[], kpt_nested_ret[]);
 
+#define KPT_EMU_DECL(name, insn, emu)					\
+	KPT_TEXT(kpt_emu_##name[], kpt_emu_##name##_insn[]);
+KPT_EMU_LIST(KPT_EMU_DECL)
+
 #define KPT_LIT64	0x8877665544332211ULL
 #define KPT_LIT32	0x89abcdefU
 #define KPT_FAKE_PC	0xffff800080000abcUL
@@ -380,13 +529,29 @@ static const struct kpt_enc kpt_simulated_kernel[] = {
 	{ "ldrsw x1 (literal)",	0x98000041, arm64_sim_load_lit_sw },
 };
 
+/* Emulated for kprobes only; uprobes step them. */
+static const struct kpt_enc kpt_emulated_kernel[] = {
+	{ "add x0, x1, x2",		0x8b020020, arm64_emu_add_sub_reg },
+	{ "mov x29, sp",		0x910003fd, arm64_emu_add_sub_imm },
+	{ "cmp x0, #0",			0xf100001f, arm64_emu_add_sub_imm },
+	{ "nop",			0xd503201f, arm64_emu_hint },
+	{ "bti c",			0xd503245f, arm64_emu_hint },
+	{ "bti jc",			0xd50324df, arm64_emu_hint },
+};
+
 static const struct kpt_enc kpt_stepped[] = {
-	{ "add x0, x1, x2",		0x8b020020 },
 	{ "ldr x0, [x1]",		0xf9400020 },
 	{ "stp x29, x30, [sp, #-16]!",	0xa9bf7bfd },
-	{ "nop",			0xd503201f },
-	{ "bti c",			0xd503245f },
 	{ "paciasp",			0xd503233f },
+	/* Data processing that writes sp, or that we do not emulate. */
+	{ "sub sp, sp, #16",		0xd10043ff },
+	{ "mov sp, x0",			0x9100001f },
+	{ "and sp, x0, #0xff",		0x92401c1f },
+	{ "add sp, x0, w1, uxtw",	0x8b21401f },
+	{ "addg x0, x1, #16, #1",	0x91810420 },
+	{ "pacga x0, x1, x2",		0x9ac23020 },
+	{ "crc32b w0, w1, w2",		0x1ac24020 },
+	{ "move wide, opc 01 (unallocated)", 0xb2800000 },
 	{ "dmb ish",			0xd5033bbf },
 	{ "mrs x0, tpidr_el1",		0xd538d080 },
 	{ "ldar x0, [x1]",		0xc8dffc20 },
@@ -462,6 +627,20 @@ static void kpt_decode_simulated(struct kunit *test)
 	}
 }
 
+static void kpt_decode_emulated(struct kunit *test)
+{
+	const struct kpt_enc *e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kpt_emulated_kernel); i++) {
+		e = &kpt_emulated_kernel[i];
+		kpt_check_decode(test, e, arm64_kprobe_classify,
+				 INSN_GOOD_NO_SLOT, e->sim);
+		kpt_check_decode(test, e, arm_probe_decode_insn, INSN_GOOD,
+				 NULL);
+	}
+}
+
 static void kpt_decode_stepped(struct kunit *test)
 {
 	unsigned int i;
@@ -490,10 +669,11 @@ static void kpt_decode_refused(struct kunit *test)
 static void kpt_decode_llsc(struct kunit *test)
 {
 	static const enum probe_insn want[] = {
-		INSN_GOOD,		/* bti c */
-		INSN_GOOD,		/* add, before the loop */
+		INSN_GOOD_NO_SLOT,	/* bti c, emulated */
+		INSN_GOOD_NO_SLOT,	/* add, before the loop, emulated */
 		INSN_REJECTED,		/* ldxr */
-		INSN_REJECTED,		/* add, between the pair */
+		INSN_REJECTED,		/* add, between the pair: emulable, yet
+					 * the BRK would still clear the monitor */
 		INSN_REJECTED,		/* stxr */
 		INSN_GOOD_NO_SLOT,	/* cbnz, after the store */
 		INSN_GOOD_NO_SLOT,	/* ret */
@@ -818,6 +998,109 @@ static void kpt_sim_branch_reg(struct kunit *test)
 	kpt_expect_others(test, &regs, BIT(9));
 }
 
+/* --- emulation against the CPU --- */
+
+struct kpt_emu {
+	const char *what;
+	const u32 *fn, *insn;
+	probes_handler_t *emu;
+};
+
+#define KPT_EMU_ENTRY(name, insn, emu)					\
+	{ insn, kpt_emu_##name, kpt_emu_##name##_insn, emu },
+
+static const struct kpt_emu kpt_emus[] = {
+	KPT_EMU_LIST(KPT_EMU_ENTRY)
+};
+
+/* Operands: the edges of both widths and a few irregular values. */
+static const u64 kpt_emu_vals[] = {
+	0, 1, 2, 5, 31, 32, 63, 64,
+	0x7fffffffULL, 0x80000000ULL, 0xffffffffULL, 0x100000000ULL,
+	0x7fffffffffffffffULL, 0x8000000000000000ULL, ~0ULL, ~1ULL,
+	0x0123456789abcdefULL, 0xfedcba9876543210ULL,
+	0x00000000fffffff0ULL, 0xffffffff80000001ULL,
+};
+
+static const u64 kpt_emu_flags[] = {
+	0, PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT,
+	PSR_Z_BIT | PSR_C_BIT, PSR_N_BIT | PSR_V_BIT, PSR_C_BIT, PSR_N_BIT,
+};
+
+#define KPT_EMU_NZCV	(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+
+/*
+ * Run @t natively and emulated from x0-x3 = @in and flags @nzcv.  Returns
+ * false (after reporting it) when they disagree.
+ */
+static bool kpt_emu_same(struct kunit *test, const struct kpt_emu *t,
+			 const u64 in[4], u64 nzcv)
+{
+	u64 io[8] = { in[0], in[1], in[2], in[3], nzcv };
+	struct pt_regs regs;
+	unsigned int n;
+	bool same;
+
+	kpt_call(t->fn, (u64)io, 0);
+	kpt_regs_init(&regs, kpt_addr(t->insn));
+	for (n = 0; n < 4; n++)
+		regs.regs[n] = in[n];
+	regs.sp = io[7];
+	regs.pstate = PSR_MODE_EL1h | nzcv;
+	t->emu(kpt_opcode(t->insn), kpt_addr(t->insn), &regs);
+
+	same = regs.regs[0] == io[5] &&
+	       regs.pstate == (PSR_MODE_EL1h | (io[6] & KPT_EMU_NZCV)) &&
+	       regs.pc == kpt_addr(t->insn + 1) && regs.sp == io[7];
+	for (n = 1; n < ARRAY_SIZE(regs.regs); n++)
+		same &= regs.regs[n] == (n < 4 ? in[n] : kpt_reg_pattern(n));
+	if (!same)
+		KUNIT_FAIL(test,
+			   "%s: x1 %llx x2 %llx x3 %llx flags %llx: cpu x0 %llx flags %llx, emulated x0 %llx pstate %llx pc %+ld",
+			   t->what, in[1], in[2], in[3], nzcv >> 28, io[5],
+			   io[6] >> 28, regs.regs[0], regs.pstate,
+			   (long)(regs.pc - kpt_addr(t->insn)));
+	return same;
+}
+
+static void kpt_emu_vs_native(struct kunit *test)
+{
+	const unsigned int nv = ARRAY_SIZE(kpt_emu_vals);
+	unsigned int i, a, b, f, runs = 0;
+
+	for (i = 0; i < ARRAY_SIZE(kpt_emus); i++) {
+		const struct kpt_emu *t = &kpt_emus[i];
+		struct arch_specific_insn asi = {};
+		bool ok = true;
+
+		KUNIT_EXPECT_EQ_MSG(test,
+				    arm_kprobe_decode_insn((kprobe_opcode_t *)t->insn,
+							   &asi),
+				    INSN_GOOD_NO_SLOT, "%s", t->what);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, (void *)asi.api.handler,
+					(void *)t->emu, "%s", t->what);
+
+		for (a = 0; a < nv && ok; a++) {
+			for (b = 0; b < nv && ok; b++) {
+				for (f = 0; f < ARRAY_SIZE(kpt_emu_flags) && ok; f++) {
+					u64 in[4] = {
+						0xa5a5a5a5c3c3c3c3ULL ^ (a << 8 | b),
+						kpt_emu_vals[a], kpt_emu_vals[b],
+						kpt_emu_vals[(a + b + f) % nv],
+					};
+
+					ok = kpt_emu_same(test, t, in,
+							  kpt_emu_flags[f]);
+					runs++;
+				}
+			}
+			cond_resched();
+		}
+	}
+	kunit_info(test, "%zu instructions, %u runs each way\n",
+		   ARRAY_SIZE(kpt_emus), runs);
+}
+
 /* --- probes on live code --- */
 
 /* What kpt_mix(@v) returns. */
@@ -951,7 +1234,7 @@ static void kpt_probe_hits(struct kunit *test)
 		next = sites[i].next ? kpt_addr(sites[i].next) : kpt->pre_lr;
 		KUNIT_EXPECT_EQ_MSG(test, kpt->post_pc, next, "site %u", i);
 	}
-	/* The stepped add's result is in the post_handler's regs. */
+	/* The emulated add's result is in the post_handler's regs. */
 	KUNIT_EXPECT_EQ(test, probes[add_site].post_x0, kpt_mix_expected(5));
 
 	ret = kpt_call(kpt_mix, 2, 0);
@@ -1087,6 +1370,7 @@ static void kpt_probe_return(struct kunit *test)
 
 static struct kunit_case kpt_cases[] = {
 	KUNIT_CASE(kpt_decode_simulated),
+	KUNIT_CASE(kpt_decode_emulated),
 	KUNIT_CASE(kpt_decode_stepped),
 	KUNIT_CASE(kpt_decode_refused),
 	KUNIT_CASE(kpt_decode_llsc),
@@ -1096,6 +1380,7 @@ static struct kunit_case kpt_cases[] = {
 	KUNIT_CASE(kpt_sim_bcond),
 	KUNIT_CASE(kpt_sim_cb_tb),
 	KUNIT_CASE(kpt_sim_branch_reg),
+	KUNIT_CASE(kpt_emu_vs_native),
 	KUNIT_CASE(kpt_probe_hits),
 	KUNIT_CASE(kpt_probe_nested),
 #ifdef CONFIG_KRETPROBES

@@ -98,24 +98,6 @@ static __always_inline void sim_branch_if(struct pt_regs *regs, long addr,
 	instruction_pointer_set(regs, addr + (taken ? offset : AARCH64_INSN_SIZE));
 }
 
-/*
- * ConditionHolds() of the A64 definition: bits 3:1 of @cond pick one of
- * eight tests of the flags, bit 0 inverts it, except in 0b1111 (NV),
- * which holds like AL.  The eight results are packed in one byte, test
- * number i in bit i.
- */
-static __always_inline bool sim_cond_holds(unsigned int cond, u64 pstate)
-{
-	bool n = pstate & PSR_N_BIT, z = pstate & PSR_Z_BIT;
-	bool c = pstate & PSR_C_BIT, v = pstate & PSR_V_BIT;
-	unsigned int tests = z | c << 1 | n << 2 | v << 3 |
-			     (c && !z) << 4 | (n == v) << 5 |
-			     (n == v && !z) << 6 | 1 << 7;
-	bool holds = (tests >> (cond >> 1)) & 1;
-
-	return (cond & 1) && cond != 0xf ? !holds : holds;
-}
-
 /**
  * arm64_sim_branch_imm - simulate B or BL
  * @opcode: the instruction
@@ -139,7 +121,7 @@ EXPORT_SYMBOL_IF_KUNIT(arm64_sim_branch_imm);
 void __kprobes arm64_sim_branch_cond(u32 opcode, long addr,
 				     struct pt_regs *regs)
 {
-	bool taken = sim_cond_holds(FIELD_GET(SIM_COND, opcode), regs->pstate);
+	bool taken = arm64_cond_holds(FIELD_GET(SIM_COND, opcode), regs->pstate);
 
 	sim_branch_if(regs, addr, taken, sim_imm19(opcode));
 }
