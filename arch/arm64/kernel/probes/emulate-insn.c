@@ -790,7 +790,9 @@ static probes_handler_t *emu_pick_register(u32 insn)
 			return NULL;
 		if (op == 1 || op == 5)
 			return arm64_emu_dp3;
-		if ((op == 2 || op == 6) && !(insn & EMU_DP3_O0))
+		/* SMULH, UMULH: Ra should be 31, anything else is stepped */
+		if ((op == 2 || op == 6) && !(insn & EMU_DP3_O0) &&
+		    FIELD_GET(EMU_RA, insn) == 31)
 			return arm64_emu_dp3;
 	}
 	return NULL;

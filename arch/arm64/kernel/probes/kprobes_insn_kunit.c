@@ -196,6 +196,34 @@
 	X(smull,	"smull x0, w1, w2",		arm64_emu_dp3)		\
 	X(smulh,	"smulh x0, x1, x2",		arm64_emu_dp3)		\
 	X(umulh,	"umulh x0, x1, x2",		arm64_emu_dp3)		\
+	X(extr_0,	"extr x0, x1, x2, #0",		arm64_emu_extract)	\
+	X(extr_w_0,	"extr w0, w1, w2, #0",		arm64_emu_extract)	\
+	X(cmp_sp_imm,	"cmp sp, #16",			arm64_emu_add_sub_imm)	\
+	X(cmp_sp_reg,	"cmp sp, x2",			arm64_emu_add_sub_reg)	\
+	X(add_wsp,	"add w0, wsp, w2, uxtw",	arm64_emu_add_sub_reg)	\
+	X(orr_zr_imm,	"orr x0, xzr, #0x5555555555555555", arm64_emu_logical_imm) \
+	X(add_wzr_sxtw,	"add x0, x1, wzr, sxtw",	arm64_emu_add_sub_reg)	\
+	X(movn_w16,	"movn w0, #0x55, lsl #16",	arm64_emu_move_wide)	\
+	X(movz_w16,	"movz w0, #1, lsl #16",		arm64_emu_move_wide)	\
+	X(asr_0,	"asr x0, x1, #0",		arm64_emu_bitfield)	\
+	X(ubfiz_w,	"ubfiz w0, w1, #31, #1",	arm64_emu_bitfield)	\
+	X(bfxil,	"bfxil x0, x1, #60, #4",	arm64_emu_bitfield)	\
+	X(lslv_w,	"lsl w0, w1, w2",		arm64_emu_dp2)		\
+	X(lsrv,		"lsr x0, x1, x2",		arm64_emu_dp2)		\
+	X(rorv,		"ror x0, x1, x2",		arm64_emu_dp2)		\
+	X(umaddl,	"umaddl x0, w1, w2, x3",	arm64_emu_dp3)		\
+	X(smsubl,	"smsubl x0, w1, w2, x3",	arm64_emu_dp3)		\
+	X(umull,	"umull x0, w1, w2",		arm64_emu_dp3)		\
+	X(smnegl,	"smnegl x0, w1, w2",		arm64_emu_dp3)		\
+	X(msub,		"msub x0, x1, x2, x3",		arm64_emu_dp3)		\
+	X(csinc_al,	"csinc x0, x1, x2, al",		arm64_emu_cond_select)	\
+	X(csel_nv,	".inst 0x9a82f020",		arm64_emu_cond_select)	\
+	X(csel_cs,	"csel x0, x1, x2, cs",		arm64_emu_cond_select)	\
+	X(csel_cc_w,	"csel w0, w1, w2, cc",		arm64_emu_cond_select)	\
+	X(csinv_pl,	"csinv x0, x1, x2, pl",		arm64_emu_cond_select)	\
+	X(csneg_vc,	"csneg x0, x1, x2, vc",		arm64_emu_cond_select)	\
+	X(csel_le,	"csel x0, x1, x2, le",		arm64_emu_cond_select)	\
+	X(ccmp_imm_w,	"ccmp w1, #31, #5, cs",		arm64_emu_cond_compare)	\
 	X(nop,		"nop",				arm64_emu_hint)		\
 	X(bti_c,	"hint 34",			arm64_emu_hint)		\
 	X(bti_j,	"hint 36",			arm64_emu_hint)
@@ -358,12 +386,14 @@ KPT_FUNC(kpt_llsc)
 "	ret\n"
 
 /*
- * u64 kpt_mix(u64 v): each simulated kind and a few stepped instructions;
+ * u64 kpt_mix(u64 v): each simulated kind, a few emulated and stepped
+ * instructions (the flags of the emulated cmp decide the b.hi);
  * see kpt_mix_expected() for what it returns.
  */
 KPT_FUNC(kpt_mix)
 KPT_LABEL(kpt_mix_stp)
 "	stp	x29, x30, [sp, #-16]!\n"
+KPT_LABEL(kpt_mix_fp)
 "	mov	x29, sp\n"
 "	mov	x15, #0\n"
 KPT_LABEL(kpt_mix_adr)
@@ -435,8 +465,13 @@ KPT_LABEL(kpt_mix_leaf2)
 "	orr	x14, x14, #64\n"
 "	ret\n"
 
-/* u64 kpt_nested(u64 v): v + 1, for probes hit from a handler. */
+/*
+ * u64 kpt_nested(u64 v): v + 1, for probes hit from a handler: one
+ * stepped instruction (it writes sp), one emulated, one simulated.
+ */
 KPT_FUNC(kpt_nested)
+KPT_LABEL(kpt_nested_step)
+"	add	sp, sp, #0\n"
 KPT_LABEL(kpt_nested_add)
 "	add	x0, x0, #1\n"
 KPT_LABEL(kpt_nested_ret)
@@ -472,8 +507,8 @@ KPT_TEXT(kpt_mix_cbz[], kpt_mix_cbnz[], kpt_mix_tbz[], kpt_mix_tbnz[]);
 KPT_TEXT(kpt_mix_bcond[], kpt_mix_bl[], kpt_mix_blr[], kpt_mix_br[]);
 KPT_TEXT(kpt_mix_b[], kpt_mix_add[], kpt_mix_ldp[], kpt_mix_ret[]);
 KPT_TEXT(kpt_mix_skip[], kpt_mix_leaf[], kpt_mix_leaf2[]);
-KPT_TEXT(kpt_mix_t2[], kpt_mix_t6[], kpt_mix_t7[]);
-KPT_TEXT(kpt_nested[], kpt_nested_add[], kpt_nested_ret[]);
+KPT_TEXT(kpt_mix_t2[], kpt_mix_t4[], kpt_mix_t6[], kpt_mix_t7[], kpt_mix_fp[]);
+KPT_TEXT(kpt_nested[], kpt_nested_step[], kpt_nested_add[], kpt_nested_ret[]);
 
 #define KPT_EMU_DECL(name, insn, emu)					\
 	KPT_TEXT(kpt_emu_##name[], kpt_emu_##name##_insn[]);
@@ -535,6 +570,7 @@ static const struct kpt_enc kpt_emulated_kernel[] = {
 	{ "mov x29, sp",		0x910003fd, arm64_emu_add_sub_imm },
 	{ "cmp x0, #0",			0xf100001f, arm64_emu_add_sub_imm },
 	{ "nop",			0xd503201f, arm64_emu_hint },
+	{ "bti",			0xd503241f, arm64_emu_hint },
 	{ "bti c",			0xd503245f, arm64_emu_hint },
 	{ "bti jc",			0xd50324df, arm64_emu_hint },
 };
@@ -1028,6 +1064,9 @@ static const u64 kpt_emu_flags[] = {
 };
 
 #define KPT_EMU_NZCV	(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+/* The rest of PSTATE, which no emulator may touch. */
+#define KPT_EMU_PSTATE	(PSR_MODE_EL1h | PSR_D_BIT | PSR_A_BIT | PSR_I_BIT | \
+			 PSR_F_BIT | PSR_PAN_BIT | PSR_SSBS_BIT)
 
 /*
  * Run @t natively and emulated from x0-x3 = @in and flags @nzcv.  Returns
@@ -1046,11 +1085,11 @@ static bool kpt_emu_same(struct kunit *test, const struct kpt_emu *t,
 	for (n = 0; n < 4; n++)
 		regs.regs[n] = in[n];
 	regs.sp = io[7];
-	regs.pstate = PSR_MODE_EL1h | nzcv;
+	regs.pstate = KPT_EMU_PSTATE | nzcv;
 	t->emu(kpt_opcode(t->insn), kpt_addr(t->insn), &regs);
 
 	same = regs.regs[0] == io[5] &&
-	       regs.pstate == (PSR_MODE_EL1h | (io[6] & KPT_EMU_NZCV)) &&
+	       regs.pstate == (KPT_EMU_PSTATE | (io[6] & KPT_EMU_NZCV)) &&
 	       regs.pc == kpt_addr(t->insn + 1) && regs.sp == io[7];
 	for (n = 1; n < ARRAY_SIZE(regs.regs); n++)
 		same &= regs.regs[n] == (n < 4 ? in[n] : kpt_reg_pattern(n));
@@ -1061,6 +1100,45 @@ static bool kpt_emu_same(struct kunit *test, const struct kpt_emu *t,
 			   io[6] >> 28, regs.regs[0], regs.pstate,
 			   (long)(regs.pc - kpt_addr(t->insn)));
 	return same;
+}
+
+/*
+ * Neighbours of the emulated forms that must keep their step: reserved
+ * encodings of the emulated groups, instructions of those groups we do
+ * not emulate, hints other than NOP and BTI, and the forms that write sp.
+ */
+static const u32 kpt_emu_refused[] = {
+	/* reserved */
+	0x8bc20020, 0x0b028020, 0x8b620020, 0x8b221420, 0x927ffc20,
+	0x12400020, 0x12007c20, 0x93000020, 0x53200020, 0x53008020,
+	0x73000020, 0x13828020, 0x93e20020, 0xb3c20020, 0x93820020,
+	0x52c00000, 0x12e00000, 0xba820020, 0x9a820820, 0xda420000,
+	0xfa420420, 0xfa420010, 0x5ac00c20, 0x5ac10020, 0x1b220c20,
+	0x9b428c20, 0x9bc28c20, 0x9b820c20, 0x9be20c20, 0xbb020c20,
+	0x9ac20420, 0xbac22020, 0xb2800000,
+	/* SMULH, UMULH with Ra other than 31 */
+	0x9b420020, 0x9bc20020,
+	/* subg, subp, subps, irg, gmi, smax (imm, reg), ctz, cnt, abs */
+	0xd1810420, 0x9ac20020, 0xbac20020, 0x9ac21020, 0x9ac21420,
+	0x91c00420, 0x9ac26020, 0xdac01820, 0xdac01c20, 0xdac02020,
+	/* rmif, setf8, crc32cx, pacia, xpaci, pacga, addg */
+	0xba000420, 0x3a00082d, 0x9ac25c20, 0xdac10020, 0xdac143e0,
+	0x9ac23020, 0x91810420,
+	/* hints 33, 35, 39, 40 */
+	0xd503243f, 0xd503247f, 0xd50324ff, 0xd503251f,
+	/* writes of sp */
+	0xd10043ff, 0x9100001f, 0x110003ff, 0x3200003f, 0x92401c1f,
+	0x8b21401f,
+};
+
+static void kpt_emu_refuses(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kpt_emu_refused); i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test,
+					(void *)arm64_emu_pick(kpt_emu_refused[i]),
+					NULL, "%08x", kpt_emu_refused[i]);
 }
 
 static void kpt_emu_vs_native(struct kunit *test)
@@ -1124,7 +1202,7 @@ struct kpt_probe {
 	struct kprobe kp;
 	unsigned int pre, post;
 	unsigned long pre_pc, pre_lr, post_pc;
-	u64 post_x0;
+	u64 post_x0, post_x29, post_sp;
 	bool bad_state;
 };
 
@@ -1154,6 +1232,8 @@ static void kpt_post(struct kprobe *p, struct pt_regs *regs,
 	kpt->post++;
 	kpt->post_pc = instruction_pointer(regs);
 	kpt->post_x0 = regs->regs[0];
+	kpt->post_x29 = regs->regs[29];
+	kpt->post_sp = regs->sp;
 	if (kprobe_running() != p ||
 	    get_kprobe_ctlblk()->kprobe_status != KPROBE_HIT_SSDONE)
 		kpt->bad_state = true;
@@ -1170,6 +1250,7 @@ static void kpt_probe_hits(struct kunit *test)
 	const struct kpt_site sites[] = {
 		{ kpt_mix,	 kpt_mix_stp,		1 },
 		{ kpt_mix_stp,	 kpt_mix_stp + 1,	1 },
+		{ kpt_mix_fp,	 kpt_mix_fp + 1,	1 },
 		{ kpt_mix_adr,	 kpt_mix_adrp,		1 },
 		{ kpt_mix_adrp,	 kpt_mix_adrp + 1,	1 },
 		{ kpt_mix_ldr,	 kpt_mix_ldr + 1,	1 },
@@ -1180,6 +1261,7 @@ static void kpt_probe_hits(struct kunit *test)
 		{ kpt_mix_cbnz,	 kpt_mix_t2,		1 },
 		{ kpt_mix_tbz,	 kpt_mix_tbz + 1,	1 },
 		{ kpt_mix_tbnz,	 kpt_mix_tbnz + 1,	1 },
+		{ kpt_mix_t4,	 kpt_mix_t4 + 1,	1 },
 		{ kpt_mix_bcond, kpt_mix_bcond + 1,	1 },
 		{ kpt_mix_bl,	 kpt_mix_leaf,		1 },
 		{ kpt_mix_leaf,	 kpt_mix_leaf + 1,	1 },
@@ -1194,7 +1276,7 @@ static void kpt_probe_hits(struct kunit *test)
 	const unsigned int n = ARRAY_SIZE(sites);
 	struct kpt_probe *probes;
 	struct kprobe **kps;
-	unsigned int i, add_site = 0;
+	unsigned int i, add_site = 0, fp_site = 0;
 	u64 ret;
 
 	KUNIT_ASSERT_EQ(test, kpt_call(kpt_mix, 5, 0), kpt_mix_expected(5));
@@ -1210,6 +1292,8 @@ static void kpt_probe_hits(struct kunit *test)
 		probes[i].kp.post_handler = kpt_post;
 		if (sites[i].addr == kpt_mix_add)
 			add_site = i;
+		if (sites[i].addr == kpt_mix_fp)
+			fp_site = i;
 		kps[i] = &probes[i].kp;
 	}
 	KUNIT_ASSERT_EQ(test, register_kprobes(kps, n), 0);
@@ -1236,6 +1320,9 @@ static void kpt_probe_hits(struct kunit *test)
 	}
 	/* The emulated add's result is in the post_handler's regs. */
 	KUNIT_EXPECT_EQ(test, probes[add_site].post_x0, kpt_mix_expected(5));
+	/* So is the sp that the emulated "mov x29, sp" read. */
+	KUNIT_EXPECT_EQ(test, probes[fp_site].post_x29, probes[fp_site].post_sp);
+	KUNIT_EXPECT_NE(test, probes[fp_site].post_sp, 0ULL);
 
 	ret = kpt_call(kpt_mix, 2, 0);
 	KUNIT_EXPECT_EQ(test, ret, kpt_mix_expected(2));
@@ -1253,7 +1340,7 @@ static void kpt_probe_hits(struct kunit *test)
 }
 
 /* A probe hit from a handler: missed, but its instruction runs. */
-static struct kpt_probe kpt_inner[2];
+static struct kpt_probe kpt_inner[3];
 static u64 kpt_nested_result;
 static bool kpt_outer_restored;
 
@@ -1275,12 +1362,15 @@ static void kpt_probe_nested(struct kunit *test)
 			.post_handler = kpt_post,
 		},
 	};
-	struct kprobe *kps[] = { &kpt_inner[0].kp, &kpt_inner[1].kp };
+	struct kprobe *kps[] = {
+		&kpt_inner[0].kp, &kpt_inner[1].kp, &kpt_inner[2].kp,
+	};
 	unsigned int i;
 
 	memset(kpt_inner, 0, sizeof(kpt_inner));
-	kpt_inner[0].kp.addr = (kprobe_opcode_t *)kpt_nested_add;	/* stepped */
-	kpt_inner[1].kp.addr = (kprobe_opcode_t *)kpt_nested_ret;	/* simulated */
+	kpt_inner[0].kp.addr = (kprobe_opcode_t *)kpt_nested_step;	/* stepped */
+	kpt_inner[1].kp.addr = (kprobe_opcode_t *)kpt_nested_add;	/* emulated */
+	kpt_inner[2].kp.addr = (kprobe_opcode_t *)kpt_nested_ret;	/* simulated */
 	for (i = 0; i < ARRAY_SIZE(kps); i++) {
 		kpt_inner[i].kp.pre_handler = kpt_pre;
 		kpt_inner[i].kp.post_handler = kpt_post;
@@ -1380,6 +1470,7 @@ static struct kunit_case kpt_cases[] = {
 	KUNIT_CASE(kpt_sim_bcond),
 	KUNIT_CASE(kpt_sim_cb_tb),
 	KUNIT_CASE(kpt_sim_branch_reg),
+	KUNIT_CASE(kpt_emu_refuses),
 	KUNIT_CASE(kpt_emu_vs_native),
 	KUNIT_CASE(kpt_probe_hits),
 	KUNIT_CASE(kpt_probe_nested),
