@@ -70,169 +70,194 @@
 	"	ret\n"
 
 /*
- * One emulated instruction, run natively: void fn(u64 io[8]) loads x0-x3
- * from io[0-3] and NZCV from io[4], runs the instruction and stores x0
- * and NZCV in io[5] and io[6]; io[7] gets sp, which the sp-reading forms
- * read.  Everything the instruction reads is in x0-x3, sp and NZCV.
+ * The emulated instructions, each run natively by a stub of its own:
+ * void stub(u64 io[8]) loads x0-x3 from io[0-3] and NZCV from io[4],
+ * runs the instruction and stores x0 and NZCV in io[5] and io[6]; io[7]
+ * gets sp, which the sp-reading forms read.  Everything an instruction
+ * reads is in x0-x3, sp and NZCV.
+ *
+ * "kpt_alu EMULATOR, INSTRUCTION" also appends to kpt_emus[] (section
+ * .rodata.kpt_emus) the entry { the emulator arm64_emu_pick() must give,
+ * the instruction's text, the stub, the instruction in the stub }.
  */
-#define KPT_ALU(name, insn)						\
-	KPT_FUNC(name)							\
-	"	mov	x17, x0\n"					\
-	"	mov	x5, sp\n"					\
-	"	str	x5, [x17, #56]\n"				\
-	"	ldr	x4, [x17, #32]\n"				\
-	"	msr	nzcv, x4\n"					\
-	"	ldp	x0, x1, [x17]\n"				\
-	"	ldp	x2, x3, [x17, #16]\n"				\
-	KPT_LABEL(name##_insn)						\
-	"	" insn "\n"						\
-	"	mrs	x4, nzcv\n"					\
-	"	stp	x0, x4, [x17, #40]\n"				\
-	"	ret\n"
+struct kpt_emu {
+	probes_handler_t *emu;
+	const char *what;
+	const u32 *fn, *insn;
+};
 
-/* name, instruction, the emulator arm64_emu_pick() must give it */
-#define KPT_EMU_LIST(X)							\
-	X(add_imm,	"add x0, x1, #0x123",		arm64_emu_add_sub_imm)	\
-	X(adds_imm12,	"adds x0, x1, #0xfff, lsl #12",	arm64_emu_add_sub_imm)	\
-	X(subs_imm,	"subs x0, x1, #1",		arm64_emu_add_sub_imm)	\
-	X(cmp_imm,	"cmp x1, #5",			arm64_emu_add_sub_imm)	\
-	X(sub_imm_w,	"sub w0, w1, #0x7ff",		arm64_emu_add_sub_imm)	\
-	X(adds_imm_w,	"adds w0, w1, #1",		arm64_emu_add_sub_imm)	\
-	X(cmn_imm_w,	"cmn w1, #3",			arm64_emu_add_sub_imm)	\
-	X(add_sp,	"add x0, sp, #32",		arm64_emu_add_sub_imm)	\
-	X(and_imm,	"and x0, x1, #0xff00ff00ff00ff00", arm64_emu_logical_imm) \
-	X(orr_imm_w,	"orr w0, w1, #0x3c",		arm64_emu_logical_imm)	\
-	X(eor_imm,	"eor x0, x1, #0x5555555555555555", arm64_emu_logical_imm) \
-	X(ands_imm,	"ands x0, x1, #0x8000000000000001", arm64_emu_logical_imm) \
-	X(tst_imm_w,	"tst w1, #0x80000000",		arm64_emu_logical_imm)	\
-	X(ands_imm_w,	"ands w0, w1, #0xfffe",		arm64_emu_logical_imm)	\
-	X(movz,		"movz x0, #0x1234, lsl #32",	arm64_emu_move_wide)	\
-	X(movn_w,	"movn w0, #0x55",		arm64_emu_move_wide)	\
-	X(movn,		"movn x0, #0x55, lsl #48",	arm64_emu_move_wide)	\
-	X(movk,		"movk x0, #0xbeef, lsl #16",	arm64_emu_move_wide)	\
-	X(movk_w,	"movk w0, #0xcafe, lsl #16",	arm64_emu_move_wide)	\
-	X(lsl_imm,	"lsl x0, x1, #13",		arm64_emu_bitfield)	\
-	X(lsr_imm_w,	"lsr w0, w1, #7",		arm64_emu_bitfield)	\
-	X(asr_imm,	"asr x0, x1, #63",		arm64_emu_bitfield)	\
-	X(asr_imm_w,	"asr w0, w1, #3",		arm64_emu_bitfield)	\
-	X(ubfx,		"ubfx x0, x1, #8, #12",		arm64_emu_bitfield)	\
-	X(sbfx,		"sbfx x0, x1, #4, #20",		arm64_emu_bitfield)	\
-	X(sxtw,		"sxtw x0, w1",			arm64_emu_bitfield)	\
-	X(sxtb_w,	"sxtb w0, w1",			arm64_emu_bitfield)	\
-	X(uxth_w,	"uxth w0, w1",			arm64_emu_bitfield)	\
-	X(bfi,		"bfi x0, x1, #16, #8",		arm64_emu_bitfield)	\
-	X(bfxil_w,	"bfxil w0, w1, #4, #9",		arm64_emu_bitfield)	\
-	X(sbfiz,	"sbfiz x0, x1, #3, #7",		arm64_emu_bitfield)	\
-	X(extr,		"extr x0, x1, x2, #17",		arm64_emu_extract)	\
-	X(ror_imm_w,	"ror w0, w1, #5",		arm64_emu_extract)	\
-	X(extr_w,	"extr w0, w1, w2, #31",		arm64_emu_extract)	\
-	X(mov_reg,	"mov x0, x1",			arm64_emu_logical_reg)	\
-	X(and_reg,	"and x0, x1, x2, lsl #3",	arm64_emu_logical_reg)	\
-	X(bic_w,	"bic w0, w1, w2, ror #7",	arm64_emu_logical_reg)	\
-	X(orn,		"orn x0, x1, x2, asr #60",	arm64_emu_logical_reg)	\
-	X(eor_reg_w,	"eor w0, w1, w2, lsr #31",	arm64_emu_logical_reg)	\
-	X(eon,		"eon x0, x1, x2",		arm64_emu_logical_reg)	\
-	X(ands_reg,	"ands x0, x1, x2",		arm64_emu_logical_reg)	\
-	X(bics_w,	"bics w0, w1, w2, lsl #4",	arm64_emu_logical_reg)	\
-	X(tst_reg,	"tst x1, x2",			arm64_emu_logical_reg)	\
-	X(mvn_w,	"mvn w0, w1",			arm64_emu_logical_reg)	\
-	X(add_reg,	"add x0, x1, x2, lsl #2",	arm64_emu_add_sub_reg)	\
-	X(sub_reg_w,	"sub w0, w1, w2, asr #5",	arm64_emu_add_sub_reg)	\
-	X(adds_reg,	"adds x0, x1, x2",		arm64_emu_add_sub_reg)	\
-	X(subs_reg_w,	"subs w0, w1, w2",		arm64_emu_add_sub_reg)	\
-	X(cmp_reg,	"cmp x1, x2, lsr #1",		arm64_emu_add_sub_reg)	\
-	X(neg,		"neg x0, x2",			arm64_emu_add_sub_reg)	\
-	X(negs_w,	"negs w0, w2",			arm64_emu_add_sub_reg)	\
-	X(add_uxtb,	"add x0, x1, w2, uxtb #2",	arm64_emu_add_sub_reg)	\
-	X(sub_sxth,	"sub x0, x1, w2, sxth",		arm64_emu_add_sub_reg)	\
-	X(adds_sxtb_w,	"adds w0, w1, w2, sxtb #1",	arm64_emu_add_sub_reg)	\
-	X(add_sp_reg,	"add x0, sp, x2, lsl #3",	arm64_emu_add_sub_reg)	\
-	X(cmp_sxtw,	"cmp x1, w2, sxtw #4",		arm64_emu_add_sub_reg)	\
-	X(subs_uxtx,	"subs x0, x1, x2, uxtx #1",	arm64_emu_add_sub_reg)	\
-	X(adc,		"adc x0, x1, x2",		arm64_emu_carry)	\
-	X(adcs_w,	"adcs w0, w1, w2",		arm64_emu_carry)	\
-	X(sbc,		"sbc x0, x1, x2",		arm64_emu_carry)	\
-	X(sbcs_w,	"sbcs w0, w1, w2",		arm64_emu_carry)	\
-	X(ngcs,		"ngcs x0, x2",			arm64_emu_carry)	\
-	X(csel,		"csel x0, x1, x2, eq",		arm64_emu_cond_select)	\
-	X(csinc_w,	"csinc w0, w1, w2, ne",		arm64_emu_cond_select)	\
-	X(csinv,	"csinv x0, x1, x2, lt",		arm64_emu_cond_select)	\
-	X(csneg_w,	"csneg w0, w1, w2, hi",		arm64_emu_cond_select)	\
-	X(cset,		"cset x0, ge",			arm64_emu_cond_select)	\
-	X(cneg,		"cneg x0, x1, mi",		arm64_emu_cond_select)	\
-	X(csel_vs,	"csel x0, x1, x2, vs",		arm64_emu_cond_select)	\
-	X(csel_ls_w,	"csel w0, w1, w2, ls",		arm64_emu_cond_select)	\
-	X(ccmp,		"ccmp x1, x2, #4, eq",		arm64_emu_cond_compare)	\
-	X(ccmn_w,	"ccmn w1, w2, #0xf, lt",	arm64_emu_cond_compare)	\
-	X(ccmp_imm,	"ccmp x1, #17, #2, ne",		arm64_emu_cond_compare)	\
-	X(ccmn_imm,	"ccmn x1, #3, #8, hi",		arm64_emu_cond_compare)	\
-	X(ccmp_w_gt,	"ccmp w1, w2, #0, gt",		arm64_emu_cond_compare)	\
-	X(udiv,		"udiv x0, x1, x2",		arm64_emu_dp2)		\
-	X(sdiv,		"sdiv x0, x1, x2",		arm64_emu_dp2)		\
-	X(udiv_w,	"udiv w0, w1, w2",		arm64_emu_dp2)		\
-	X(sdiv_w,	"sdiv w0, w1, w2",		arm64_emu_dp2)		\
-	X(lslv,		"lsl x0, x1, x2",		arm64_emu_dp2)		\
-	X(lsrv_w,	"lsr w0, w1, w2",		arm64_emu_dp2)		\
-	X(asrv,		"asr x0, x1, x2",		arm64_emu_dp2)		\
-	X(rorv_w,	"ror w0, w1, w2",		arm64_emu_dp2)		\
-	X(asrv_w,	"asr w0, w1, w2",		arm64_emu_dp2)		\
-	X(rbit,		"rbit x0, x1",			arm64_emu_dp1)		\
-	X(rbit_w,	"rbit w0, w1",			arm64_emu_dp1)		\
-	X(rev16,	"rev16 x0, x1",			arm64_emu_dp1)		\
-	X(rev16_w,	"rev16 w0, w1",			arm64_emu_dp1)		\
-	X(rev32,	"rev32 x0, x1",			arm64_emu_dp1)		\
-	X(rev_w,	"rev w0, w1",			arm64_emu_dp1)		\
-	X(rev,		"rev x0, x1",			arm64_emu_dp1)		\
-	X(clz,		"clz x0, x1",			arm64_emu_dp1)		\
-	X(clz_w,	"clz w0, w1",			arm64_emu_dp1)		\
-	X(cls,		"cls x0, x1",			arm64_emu_dp1)		\
-	X(cls_w,	"cls w0, w1",			arm64_emu_dp1)		\
-	X(madd,		"madd x0, x1, x2, x3",		arm64_emu_dp3)		\
-	X(msub_w,	"msub w0, w1, w2, w3",		arm64_emu_dp3)		\
-	X(mul,		"mul x0, x1, x2",		arm64_emu_dp3)		\
-	X(mneg_w,	"mneg w0, w1, w2",		arm64_emu_dp3)		\
-	X(smaddl,	"smaddl x0, w1, w2, x3",	arm64_emu_dp3)		\
-	X(umsubl,	"umsubl x0, w1, w2, x3",	arm64_emu_dp3)		\
-	X(smull,	"smull x0, w1, w2",		arm64_emu_dp3)		\
-	X(smulh,	"smulh x0, x1, x2",		arm64_emu_dp3)		\
-	X(umulh,	"umulh x0, x1, x2",		arm64_emu_dp3)		\
-	X(extr_0,	"extr x0, x1, x2, #0",		arm64_emu_extract)	\
-	X(extr_w_0,	"extr w0, w1, w2, #0",		arm64_emu_extract)	\
-	X(cmp_sp_imm,	"cmp sp, #16",			arm64_emu_add_sub_imm)	\
-	X(cmp_sp_reg,	"cmp sp, x2",			arm64_emu_add_sub_reg)	\
-	X(add_wsp,	"add w0, wsp, w2, uxtw",	arm64_emu_add_sub_reg)	\
-	X(orr_zr_imm,	"orr x0, xzr, #0x5555555555555555", arm64_emu_logical_imm) \
-	X(add_wzr_sxtw,	"add x0, x1, wzr, sxtw",	arm64_emu_add_sub_reg)	\
-	X(movn_w16,	"movn w0, #0x55, lsl #16",	arm64_emu_move_wide)	\
-	X(movz_w16,	"movz w0, #1, lsl #16",		arm64_emu_move_wide)	\
-	X(asr_0,	"asr x0, x1, #0",		arm64_emu_bitfield)	\
-	X(ubfiz_w,	"ubfiz w0, w1, #31, #1",	arm64_emu_bitfield)	\
-	X(bfxil,	"bfxil x0, x1, #60, #4",	arm64_emu_bitfield)	\
-	X(lslv_w,	"lsl w0, w1, w2",		arm64_emu_dp2)		\
-	X(lsrv,		"lsr x0, x1, x2",		arm64_emu_dp2)		\
-	X(rorv,		"ror x0, x1, x2",		arm64_emu_dp2)		\
-	X(umaddl,	"umaddl x0, w1, w2, x3",	arm64_emu_dp3)		\
-	X(smsubl,	"smsubl x0, w1, w2, x3",	arm64_emu_dp3)		\
-	X(umull,	"umull x0, w1, w2",		arm64_emu_dp3)		\
-	X(smnegl,	"smnegl x0, w1, w2",		arm64_emu_dp3)		\
-	X(msub,		"msub x0, x1, x2, x3",		arm64_emu_dp3)		\
-	X(csinc_al,	"csinc x0, x1, x2, al",		arm64_emu_cond_select)	\
-	X(csel_nv,	".inst 0x9a82f020",		arm64_emu_cond_select)	\
-	X(csel_cs,	"csel x0, x1, x2, cs",		arm64_emu_cond_select)	\
-	X(csel_cc_w,	"csel w0, w1, w2, cc",		arm64_emu_cond_select)	\
-	X(csinv_pl,	"csinv x0, x1, x2, pl",		arm64_emu_cond_select)	\
-	X(csneg_vc,	"csneg x0, x1, x2, vc",		arm64_emu_cond_select)	\
-	X(csel_le,	"csel x0, x1, x2, le",		arm64_emu_cond_select)	\
-	X(ccmp_imm_w,	"ccmp w1, #31, #5, cs",		arm64_emu_cond_compare)	\
-	X(nop,		"nop",				arm64_emu_hint)		\
-	X(bti_c,	"hint 34",			arm64_emu_hint)		\
-	X(bti_j,	"hint 36",			arm64_emu_hint)
+/* The table's bounds, defined by the assembly below. */
+#define KPT_EMU_TABLE(...)	extern const struct kpt_emu __VA_ARGS__
+KPT_EMU_TABLE(kpt_emus[], kpt_emus_end[]);
 
-#define KPT_EMU_ASM(name, insn, emu)	KPT_ALU(kpt_emu_##name, insn)
-
-asm("	.pushsection .text, \"ax\"\n"
-KPT_EMU_LIST(KPT_EMU_ASM)
+asm("	.macro	kpt_alu emu:req, insn:vararg\n"
+"	.pushsection .rodata.str1.1, \"aMS\", @progbits, 1\n"
+"8:	.asciz	\"\\insn\"\n"
 "	.popsection\n"
+"	.pushsection .rodata.kpt_emus, \"a\"\n"
+"	.quad	\\emu, 8b, 9f, 7f\n"
+"	.popsection\n"
+"	.balign	16\n"
+"9:	hint	34\n"
+"	mov	x17, x0\n"
+"	mov	x5, sp\n"
+"	str	x5, [x17, #56]\n"
+"	ldr	x4, [x17, #32]\n"
+"	msr	nzcv, x4\n"
+"	ldp	x0, x1, [x17]\n"
+"	ldp	x2, x3, [x17, #16]\n"
+"7:	\\insn\n"
+"	mrs	x4, nzcv\n"
+"	stp	x0, x4, [x17, #40]\n"
+"	ret\n"
+"	.endm\n"
+"	.pushsection .rodata.kpt_emus, \"a\"\n"
+"	.balign	8\n"
+"	.globl	kpt_emus\n"
+"kpt_emus:\n"
+"	.popsection\n"
+"	.pushsection .text, \"ax\"\n"
+"	kpt_alu	arm64_emu_add_sub_imm, add x0, x1, #0x123\n"
+"	kpt_alu	arm64_emu_add_sub_imm, adds x0, x1, #0xfff, lsl #12\n"
+"	kpt_alu	arm64_emu_add_sub_imm, subs x0, x1, #1\n"
+"	kpt_alu	arm64_emu_add_sub_imm, cmp x1, #5\n"
+"	kpt_alu	arm64_emu_add_sub_imm, sub w0, w1, #0x7ff\n"
+"	kpt_alu	arm64_emu_add_sub_imm, adds w0, w1, #1\n"
+"	kpt_alu	arm64_emu_add_sub_imm, cmn w1, #3\n"
+"	kpt_alu	arm64_emu_add_sub_imm, add x0, sp, #32\n"
+"	kpt_alu	arm64_emu_logical_imm, and x0, x1, #0xff00ff00ff00ff00\n"
+"	kpt_alu	arm64_emu_logical_imm, orr w0, w1, #0x3c\n"
+"	kpt_alu	arm64_emu_logical_imm, eor x0, x1, #0x5555555555555555\n"
+"	kpt_alu	arm64_emu_logical_imm, ands x0, x1, #0x8000000000000001\n"
+"	kpt_alu	arm64_emu_logical_imm, tst w1, #0x80000000\n"
+"	kpt_alu	arm64_emu_logical_imm, ands w0, w1, #0xfffe\n"
+"	kpt_alu	arm64_emu_move_wide, movz x0, #0x1234, lsl #32\n"
+"	kpt_alu	arm64_emu_move_wide, movn w0, #0x55\n"
+"	kpt_alu	arm64_emu_move_wide, movn x0, #0x55, lsl #48\n"
+"	kpt_alu	arm64_emu_move_wide, movk x0, #0xbeef, lsl #16\n"
+"	kpt_alu	arm64_emu_move_wide, movk w0, #0xcafe, lsl #16\n"
+"	kpt_alu	arm64_emu_bitfield, lsl x0, x1, #13\n"
+"	kpt_alu	arm64_emu_bitfield, lsr w0, w1, #7\n"
+"	kpt_alu	arm64_emu_bitfield, asr x0, x1, #63\n"
+"	kpt_alu	arm64_emu_bitfield, asr w0, w1, #3\n"
+"	kpt_alu	arm64_emu_bitfield, ubfx x0, x1, #8, #12\n"
+"	kpt_alu	arm64_emu_bitfield, sbfx x0, x1, #4, #20\n"
+"	kpt_alu	arm64_emu_bitfield, sxtw x0, w1\n"
+"	kpt_alu	arm64_emu_bitfield, sxtb w0, w1\n"
+"	kpt_alu	arm64_emu_bitfield, uxth w0, w1\n"
+"	kpt_alu	arm64_emu_bitfield, bfi x0, x1, #16, #8\n"
+"	kpt_alu	arm64_emu_bitfield, bfxil w0, w1, #4, #9\n"
+"	kpt_alu	arm64_emu_bitfield, sbfiz x0, x1, #3, #7\n"
+"	kpt_alu	arm64_emu_extract, extr x0, x1, x2, #17\n"
+"	kpt_alu	arm64_emu_extract, ror w0, w1, #5\n"
+"	kpt_alu	arm64_emu_extract, extr w0, w1, w2, #31\n"
+"	kpt_alu	arm64_emu_logical_reg, mov x0, x1\n"
+"	kpt_alu	arm64_emu_logical_reg, and x0, x1, x2, lsl #3\n"
+"	kpt_alu	arm64_emu_logical_reg, bic w0, w1, w2, ror #7\n"
+"	kpt_alu	arm64_emu_logical_reg, orn x0, x1, x2, asr #60\n"
+"	kpt_alu	arm64_emu_logical_reg, eor w0, w1, w2, lsr #31\n"
+"	kpt_alu	arm64_emu_logical_reg, eon x0, x1, x2\n"
+"	kpt_alu	arm64_emu_logical_reg, ands x0, x1, x2\n"
+"	kpt_alu	arm64_emu_logical_reg, bics w0, w1, w2, lsl #4\n"
+"	kpt_alu	arm64_emu_logical_reg, tst x1, x2\n"
+"	kpt_alu	arm64_emu_logical_reg, mvn w0, w1\n"
+"	kpt_alu	arm64_emu_add_sub_reg, add x0, x1, x2, lsl #2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, sub w0, w1, w2, asr #5\n"
+"	kpt_alu	arm64_emu_add_sub_reg, adds x0, x1, x2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, subs w0, w1, w2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, cmp x1, x2, lsr #1\n"
+"	kpt_alu	arm64_emu_add_sub_reg, neg x0, x2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, negs w0, w2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, add x0, x1, w2, uxtb #2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, sub x0, x1, w2, sxth\n"
+"	kpt_alu	arm64_emu_add_sub_reg, adds w0, w1, w2, sxtb #1\n"
+"	kpt_alu	arm64_emu_add_sub_reg, add x0, sp, x2, lsl #3\n"
+"	kpt_alu	arm64_emu_add_sub_reg, cmp x1, w2, sxtw #4\n"
+"	kpt_alu	arm64_emu_add_sub_reg, subs x0, x1, x2, uxtx #1\n"
+"	kpt_alu	arm64_emu_carry, adc x0, x1, x2\n"
+"	kpt_alu	arm64_emu_carry, adcs w0, w1, w2\n"
+"	kpt_alu	arm64_emu_carry, sbc x0, x1, x2\n"
+"	kpt_alu	arm64_emu_carry, sbcs w0, w1, w2\n"
+"	kpt_alu	arm64_emu_carry, ngcs x0, x2\n"
+"	kpt_alu	arm64_emu_cond_select, csel x0, x1, x2, eq\n"
+"	kpt_alu	arm64_emu_cond_select, csinc w0, w1, w2, ne\n"
+"	kpt_alu	arm64_emu_cond_select, csinv x0, x1, x2, lt\n"
+"	kpt_alu	arm64_emu_cond_select, csneg w0, w1, w2, hi\n"
+"	kpt_alu	arm64_emu_cond_select, cset x0, ge\n"
+"	kpt_alu	arm64_emu_cond_select, cneg x0, x1, mi\n"
+"	kpt_alu	arm64_emu_cond_select, csel x0, x1, x2, vs\n"
+"	kpt_alu	arm64_emu_cond_select, csel w0, w1, w2, ls\n"
+"	kpt_alu	arm64_emu_cond_compare, ccmp x1, x2, #4, eq\n"
+"	kpt_alu	arm64_emu_cond_compare, ccmn w1, w2, #0xf, lt\n"
+"	kpt_alu	arm64_emu_cond_compare, ccmp x1, #17, #2, ne\n"
+"	kpt_alu	arm64_emu_cond_compare, ccmn x1, #3, #8, hi\n"
+"	kpt_alu	arm64_emu_cond_compare, ccmp w1, w2, #0, gt\n"
+"	kpt_alu	arm64_emu_dp2, udiv x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp2, sdiv x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp2, udiv w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp2, sdiv w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp2, lsl x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp2, lsr w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp2, asr x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp2, ror w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp2, asr w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp1, rbit x0, x1\n"
+"	kpt_alu	arm64_emu_dp1, rbit w0, w1\n"
+"	kpt_alu	arm64_emu_dp1, rev16 x0, x1\n"
+"	kpt_alu	arm64_emu_dp1, rev16 w0, w1\n"
+"	kpt_alu	arm64_emu_dp1, rev32 x0, x1\n"
+"	kpt_alu	arm64_emu_dp1, rev w0, w1\n"
+"	kpt_alu	arm64_emu_dp1, rev x0, x1\n"
+"	kpt_alu	arm64_emu_dp1, clz x0, x1\n"
+"	kpt_alu	arm64_emu_dp1, clz w0, w1\n"
+"	kpt_alu	arm64_emu_dp1, cls x0, x1\n"
+"	kpt_alu	arm64_emu_dp1, cls w0, w1\n"
+"	kpt_alu	arm64_emu_dp3, madd x0, x1, x2, x3\n"
+"	kpt_alu	arm64_emu_dp3, msub w0, w1, w2, w3\n"
+"	kpt_alu	arm64_emu_dp3, mul x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp3, mneg w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp3, smaddl x0, w1, w2, x3\n"
+"	kpt_alu	arm64_emu_dp3, umsubl x0, w1, w2, x3\n"
+"	kpt_alu	arm64_emu_dp3, smull x0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp3, smulh x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp3, umulh x0, x1, x2\n"
+"	kpt_alu	arm64_emu_extract, extr x0, x1, x2, #0\n"
+"	kpt_alu	arm64_emu_extract, extr w0, w1, w2, #0\n"
+"	kpt_alu	arm64_emu_add_sub_imm, cmp sp, #16\n"
+"	kpt_alu	arm64_emu_add_sub_reg, cmp sp, x2\n"
+"	kpt_alu	arm64_emu_add_sub_reg, add w0, wsp, w2, uxtw\n"
+"	kpt_alu	arm64_emu_logical_imm, orr x0, xzr, #0x5555555555555555\n"
+"	kpt_alu	arm64_emu_add_sub_reg, add x0, x1, wzr, sxtw\n"
+"	kpt_alu	arm64_emu_move_wide, movn w0, #0x55, lsl #16\n"
+"	kpt_alu	arm64_emu_move_wide, movz w0, #1, lsl #16\n"
+"	kpt_alu	arm64_emu_bitfield, asr x0, x1, #0\n"
+"	kpt_alu	arm64_emu_bitfield, ubfiz w0, w1, #31, #1\n"
+"	kpt_alu	arm64_emu_bitfield, bfxil x0, x1, #60, #4\n"
+"	kpt_alu	arm64_emu_dp2, lsl w0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp2, lsr x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp2, ror x0, x1, x2\n"
+"	kpt_alu	arm64_emu_dp3, umaddl x0, w1, w2, x3\n"
+"	kpt_alu	arm64_emu_dp3, smsubl x0, w1, w2, x3\n"
+"	kpt_alu	arm64_emu_dp3, umull x0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp3, smnegl x0, w1, w2\n"
+"	kpt_alu	arm64_emu_dp3, msub x0, x1, x2, x3\n"
+"	kpt_alu	arm64_emu_cond_select, csinc x0, x1, x2, al\n"
+"	kpt_alu	arm64_emu_cond_select, .inst 0x9a82f020\n"
+"	kpt_alu	arm64_emu_cond_select, csel x0, x1, x2, cs\n"
+"	kpt_alu	arm64_emu_cond_select, csel w0, w1, w2, cc\n"
+"	kpt_alu	arm64_emu_cond_select, csinv x0, x1, x2, pl\n"
+"	kpt_alu	arm64_emu_cond_select, csneg x0, x1, x2, vc\n"
+"	kpt_alu	arm64_emu_cond_select, csel x0, x1, x2, le\n"
+"	kpt_alu	arm64_emu_cond_compare, ccmp w1, #31, #5, cs\n"
+"	kpt_alu	arm64_emu_hint, nop\n"
+"	kpt_alu	arm64_emu_hint, hint 34\n"
+"	kpt_alu	arm64_emu_hint, hint 36\n"
+"	.popsection\n"
+"	.pushsection .rodata.kpt_emus, \"a\"\n"
+"	.globl	kpt_emus_end\n"
+"kpt_emus_end:\n"
+"	.popsection\n"
+"	.purgem	kpt_alu\n"
 );
 
 asm("	.pushsection .text, \"ax\"\n"
@@ -510,10 +535,6 @@ KPT_TEXT(kpt_mix_skip[], kpt_mix_leaf[], kpt_mix_leaf2[]);
 KPT_TEXT(kpt_mix_t2[], kpt_mix_t4[], kpt_mix_t6[], kpt_mix_t7[], kpt_mix_fp[]);
 KPT_TEXT(kpt_nested[], kpt_nested_step[], kpt_nested_add[], kpt_nested_ret[]);
 
-#define KPT_EMU_DECL(name, insn, emu)					\
-	KPT_TEXT(kpt_emu_##name[], kpt_emu_##name##_insn[]);
-KPT_EMU_LIST(KPT_EMU_DECL)
-
 #define KPT_LIT64	0x8877665544332211ULL
 #define KPT_LIT32	0x89abcdefU
 #define KPT_FAKE_PC	0xffff800080000abcUL
@@ -708,8 +729,10 @@ static void kpt_decode_llsc(struct kunit *test)
 		INSN_GOOD_NO_SLOT,	/* bti c, emulated */
 		INSN_GOOD_NO_SLOT,	/* add, before the loop, emulated */
 		INSN_REJECTED,		/* ldxr */
-		INSN_REJECTED,		/* add, between the pair: emulable, yet
-					 * the BRK would still clear the monitor */
+		/* add, between the pair: emulable, yet a BRK there clears
+		 * the monitor
+		 */
+		INSN_REJECTED,
 		INSN_REJECTED,		/* stxr */
 		INSN_GOOD_NO_SLOT,	/* cbnz, after the store */
 		INSN_GOOD_NO_SLOT,	/* ret */
@@ -1036,19 +1059,6 @@ static void kpt_sim_branch_reg(struct kunit *test)
 
 /* --- emulation against the CPU --- */
 
-struct kpt_emu {
-	const char *what;
-	const u32 *fn, *insn;
-	probes_handler_t *emu;
-};
-
-#define KPT_EMU_ENTRY(name, insn, emu)					\
-	{ insn, kpt_emu_##name, kpt_emu_##name##_insn, emu },
-
-static const struct kpt_emu kpt_emus[] = {
-	KPT_EMU_LIST(KPT_EMU_ENTRY)
-};
-
 /* Operands: the edges of both widths and a few irregular values. */
 static const u64 kpt_emu_vals[] = {
 	0, 1, 2, 5, 31, 32, 63, 64,
@@ -1144,10 +1154,10 @@ static void kpt_emu_refuses(struct kunit *test)
 static void kpt_emu_vs_native(struct kunit *test)
 {
 	const unsigned int nv = ARRAY_SIZE(kpt_emu_vals);
-	unsigned int i, a, b, f, runs = 0;
+	const struct kpt_emu *t;
+	unsigned int a, b, f, runs = 0;
 
-	for (i = 0; i < ARRAY_SIZE(kpt_emus); i++) {
-		const struct kpt_emu *t = &kpt_emus[i];
+	for (t = kpt_emus; t < kpt_emus_end; t++) {
 		struct arch_specific_insn asi = {};
 		bool ok = true;
 
@@ -1175,8 +1185,8 @@ static void kpt_emu_vs_native(struct kunit *test)
 			cond_resched();
 		}
 	}
-	kunit_info(test, "%zu instructions, %u runs each way\n",
-		   ARRAY_SIZE(kpt_emus), runs);
+	kunit_info(test, "%td instructions, %u runs each way\n",
+		   kpt_emus_end - kpt_emus, runs);
 }
 
 /* --- probes on live code --- */
