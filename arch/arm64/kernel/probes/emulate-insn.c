@@ -57,7 +57,11 @@
 #include "emulate-insn.h"
 #include "simulate-insn.h"
 
-/* Fields shared by the classes, by their names in the A64 definition. */
+/*
+ * Fields shared by the classes, by their names in the A64 definition.
+ * Read inline: aarch64_insn_decode_register() and _immediate() are out
+ * of line in arch/arm64/lib/insn.c, where a kprobe may sit.
+ */
 #define EMU_RD		GENMASK(4, 0)
 #define EMU_RN		GENMASK(9, 5)
 #define EMU_RA		GENMASK(14, 10)
@@ -808,8 +812,7 @@ static probes_handler_t *emu_pick_register(u32 insn)
  */
 probes_handler_t *arm64_emu_pick(u32 insn)
 {
-	if (insn == aarch64_insn_gen_nop() ||
-	    (insn & ~0xc0U) == 0xd503241f)		/* NOP, BTI */
+	if (insn == aarch64_insn_gen_nop() || aarch64_insn_is_bti(insn))
 		return arm64_emu_hint;
 	switch (insn & 0x1e000000) {
 	case 0x10000000:	/* data processing (immediate), 100x */
