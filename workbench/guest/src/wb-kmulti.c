@@ -27,6 +27,22 @@
  *                            and the text is the file's again, in the
  *                            file's pages; ROUNDS attach/detach rounds,
  *                            exits 0 when all hold
+ *   wb-kmulti uatomic        a uprobe_multi link whose sites include a
+ *                            breakpoint instruction of this program (after
+ *                            two good sites) must
+ *                            fail as a whole (ENOTSUPP), leaving no site
+ *                            counted and the text the file's, in the
+ *                            file's pages; the link without that site
+ *                            then counts every call; exits 0 when all hold
+ *   wb-kmulti ufork PATH OFFS N
+ *                            links on the first N offsets of OFFS in PATH
+ *                            (wb-ufuncs) attached while "PATH forks" forks
+ *                            children: each child calls every function
+ *                            once after the attach returned, and every
+ *                            call must be counted; three rounds (40
+ *                            children 1 ms and 0.7 ms apart, up to 400
+ *                            children 0.2 ms apart, the attach 0.1 s
+ *                            after the first); exits 0 when all hold
  *   wb-kmulti info           check the order of a link's addresses in link
  *                            info, as 6.12 gives it: a link by names
  *                            without cookies lists them in the names'
@@ -52,7 +68,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -788,6 +806,252 @@ static int udrain(long rounds)
 	return bad ? 1 : 0;
 }
 
+/*
+ * uatomic: three functions and, between the second and the third, a site
+ * the uprobes core refuses (a breakpoint instruction), in one block so
+ * that their order in the file is fixed: the batch installs the first two
+ * before it meets the refused site.
+ */
+#if defined(__x86_64__)
+#define UA_TRAP "int3"
+#elif defined(__aarch64__)
+#define UA_TRAP "brk #0x5"
+#endif
+__asm__(".pushsection .text\n"
+	".p2align 4\n.globl ua_f0\n.type ua_f0, @function\nua_f0:\n\tnop\n\tret\n"
+	".p2align 4\n.globl ua_f1\n.type ua_f1, @function\nua_f1:\n\tnop\n\tret\n"
+	".p2align 4\n.globl ua_trap\nua_trap:\n\t" UA_TRAP "\n\tret\n"
+	".p2align 4\n.globl ua_f2\n.type ua_f2, @function\nua_f2:\n\tnop\n\tret\n"
+	".popsection\n");
+extern void ua_f0(void), ua_f1(void), ua_f2(void), ua_trap(void);
+
+#define UA_FUNCS 3
+static void (*const ua_funcs[UA_FUNCS])(void) = { ua_f0, ua_f1, ua_f2 };
+
+static int ud_map_create(void)
+{
+	union bpf_attr a;
+	int map;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = 8;
+	a.max_entries = 1;
+	map = bpf(BPF_MAP_CREATE, &a);
+	if (map < 0)
+		printf("map create: %s\n", strerror(errno));
+	return map;
+}
+
+static int uatomic(void)
+{
+	unsigned long long offs[UA_FUNCS + 1], trap;
+	int prog, map, link, f, bad = 0, below = 0;
+	union bpf_attr a;
+	char path[256];
+	uint64_t v = 0;
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (len <= 0)
+		return 1;
+	path[len] = 0;
+	trap = ud_file_offset((const void *)ua_trap);
+	for (f = 0; f < UA_FUNCS; f++) {
+		offs[f] = ud_file_offset((const void *)ua_funcs[f]);
+		below += offs[f] < trap;
+		if (!offs[f])
+			trap = 0;
+	}
+	offs[UA_FUNCS] = trap;
+	if (!trap || below != 2) {
+		printf("uatomic: sites not found in their order (%d before the refused one)\n",
+		       below);
+		return 1;
+	}
+	map = ud_map_create();
+	prog = map < 0 ? -1 : ud_load(map, 0);
+	if (prog < 0)
+		return 1;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_UPROBE_MULTI;
+	a.link_create.uprobe_multi.path = (uintptr_t)path;
+	a.link_create.uprobe_multi.offsets = (uintptr_t)offs;
+	a.link_create.uprobe_multi.cnt = UA_FUNCS + 1;
+	link = bpf(BPF_LINK_CREATE, &a);
+	if (link >= 0) {
+		printf("uatomic: a link with a breakpoint site attached\n");
+		close(link);
+		bad++;
+	} else if (errno != 524 /* ENOTSUPP */) {
+		printf("uatomic: link with a breakpoint site: %s, want ENOTSUPP\n",
+		       strerror(errno));
+		bad++;
+	}
+	/* nothing of the failed link is left */
+	for (f = 0; f < UA_FUNCS; f++)
+		ua_funcs[f]();
+	if (ud_map_value(map, &v) || v) {
+		printf("uatomic: %llu calls counted after the failed attach\n",
+		       (unsigned long long)v);
+		bad++;
+	}
+	for (f = 0; f < UA_FUNCS; f++) {
+		int same, file_page;
+
+		ud_text_state((const void *)ua_funcs[f], &same, &file_page);
+		if (!same || !file_page) {
+			printf("uatomic: function %d after the failed attach: %s, %s\n",
+			       f, same ? "text is the file's" : "text differs from the file",
+			       file_page ? "file page" : "private copy");
+			bad++;
+		}
+	}
+	/* without the refused site the same link attaches and counts */
+	link = umulti_link(prog, path, offs, UA_FUNCS);
+	if (link < 0)
+		return 1;
+	for (f = 0; f < UA_FUNCS; f++)
+		ua_funcs[f]();
+	if (ud_map_value(map, &v) || v != UA_FUNCS) {
+		printf("uatomic: %llu calls counted, want %d\n",
+		       (unsigned long long)v, UA_FUNCS);
+		bad++;
+	}
+	close(link);
+	printf("uatomic: %s\n", bad ? "FAIL" : "PASS");
+	return bad ? 1 : 0;
+}
+
+static unsigned long long *read_offsets(const char *offs_path, long n)
+{
+	unsigned long long *offs = calloc(n, sizeof(*offs));
+	char name[128];
+	FILE *f = fopen(offs_path, "r");
+	long i;
+
+	if (!offs || !f) {
+		printf("%s: %s\n", offs_path, strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (fscanf(f, "%127s %llx", name, &offs[i]) != 2) {
+			printf("%s: only %ld offsets\n", offs_path, i);
+			return NULL;
+		}
+	}
+	fclose(f);
+	return offs;
+}
+
+/* Wait up to 10 s for @dir/@name to exist (with @text in it, if given). */
+static int uf_wait_file(const char *dir, const char *name, const char *text,
+			char *buf, size_t size)
+{
+	char path[512];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (i = 0; i < 1000; i++) {
+		FILE *f = fopen(path, "r");
+		size_t got = 0;
+
+		if (f) {
+			got = fread(buf, 1, size - 1, f);
+			fclose(f);
+			buf[got] = 0;
+			if (!text || strstr(buf, text))
+				return 0;
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+static void uf_touch(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+}
+
+static int ufork(const char *prog_path, const char *offs_path, long n)
+{
+	static const char *const storms[][2] = {
+		{ "40", "1000" }, { "40", "700" }, { "400", "200" },
+	};
+	/* round 2 lets some children be forked first: many mms to walk */
+	static const unsigned int settle_us[] = { 0, 0, 100000 };
+	unsigned long long *offs = read_offsets(offs_path, n);
+	int prog, map, link, r, bad = 0, status;
+	char dir[64], out[512], buf[256];
+	uint64_t v;
+	long kids;
+	pid_t pid;
+
+	if (!offs || n <= 0)
+		return 1;
+	map = ud_map_create();
+	prog = map < 0 ? -1 : ud_load(map, 0);
+	if (prog < 0)
+		return 1;
+	for (r = 0; r < 3; r++) {
+		snprintf(dir, sizeof(dir), "/tmp/ufork.%d", r);
+		mkdir(dir, 0700);
+		snprintf(out, sizeof(out), "%s/out", dir);
+		pid = fork();
+		if (pid < 0)
+			return 1;
+		if (!pid) {
+			if (!freopen(out, "w", stdout))
+				_exit(1);
+			execl(prog_path, "wb-ufuncs", "forks", dir, storms[r][0],
+			      storms[r][1], (char *)NULL);
+			_exit(1);
+		}
+		if (uf_wait_file(dir, "out", "ready", buf, sizeof(buf))) {
+			printf("ufork: round %d: %s did not start forking\n", r, prog_path);
+			kill(pid, 9);
+			return 1;
+		}
+		ud_map_zero(map);
+		usleep(settle_us[r]);
+		link = umulti_link(prog, prog_path, offs, n);
+		uf_touch(dir, "stop");
+		if (uf_wait_file(dir, "count", NULL, buf, sizeof(buf))) {
+			printf("ufork: round %d: no count of children\n", r);
+			kill(pid, 9);
+			return 1;
+		}
+		kids = atol(buf);
+		uf_touch(dir, "go");
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("ufork: round %d: a child of %s failed\n", r, prog_path);
+			bad++;
+		}
+		if (link < 0)
+			return 1;
+		v = 0;
+		ud_map_value(map, &v);
+		printf("ufork: round %d: %ld children, %llu of %llu calls counted\n",
+		       r, kids, (unsigned long long)v,
+		       (unsigned long long)kids * n);
+		if (kids < 2 || v != (uint64_t)kids * n)
+			bad++;
+		close(link);
+	}
+	printf("%s\n", bad ? "FAIL" : "PASS");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int prog;
@@ -797,6 +1061,10 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "umulti") && argc > 4)
 		return bench_umulti(argv[2], argv[3], atol(argv[4]));
+	if (!strcmp(argv[1], "uatomic"))
+		return uatomic();
+	if (!strcmp(argv[1], "ufork") && argc > 4)
+		return ufork(argv[2], argv[3], atol(argv[4]));
 	if (!strcmp(argv[1], "udrain") && argc > 2)
 		return udrain(atol(argv[2]));
 	prog = load_prog();

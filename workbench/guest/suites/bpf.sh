@@ -140,3 +140,32 @@ else
 	sed 's/^/# /' /tmp/ud.log
 	echo "not ok $n uprobe_multi link: every call counted, none after close"
 fi
+
+# Attaching a uprobe_multi link registers its uprobes in one batch.  All
+# or nothing: a link whose sites include a breakpoint instruction fails
+# with ENOTSUPP and leaves nothing behind (no call counted, the text the
+# file's and in the file's pages); the link without that site counts.
+n=$((n + 1))
+if wb-kmulti uatomic > /tmp/ua.log 2>&1; then
+	sed 's/^/# /' /tmp/ua.log
+	echo "ok $n uprobe_multi link attach is all or nothing"
+else
+	sed 's/^/# /' /tmp/ua.log
+	echo "not ok $n uprobe_multi link attach is all or nothing"
+fi
+
+# The batch installs without locking fork out and walks the file's
+# mappings again for children forked meanwhile: wb-ufuncs forks while a
+# link on its 1,000 functions is attached; after the attach returned,
+# every child calls every function once, and every call must count.
+n=$((n + 1))
+if [ ! -x /usr/bin/wb-ufuncs ]; then
+	echo "ok $n uprobe_multi attach while forking # SKIP no wb-ufuncs"
+elif wb-kmulti ufork /usr/bin/wb-ufuncs /wb/share/wb-ufuncs.offsets 1000 \
+		> /tmp/uf.log 2>&1; then
+	sed 's/^/# /' /tmp/uf.log
+	echo "ok $n uprobe_multi attach while forking: every child counted"
+else
+	sed 's/^/# /' /tmp/uf.log
+	echo "not ok $n uprobe_multi attach while forking: every child counted"
+fi
