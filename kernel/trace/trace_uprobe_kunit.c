@@ -27,6 +27,10 @@
  * argument, so nothing is read from them.
  * The caret of a refusal is written into the line as '^' (as the ftrace
  * selftests write it) and taken out before the line runs.
+ *
+ * One case checks the uprobes core's batched register that BPF's
+ * uprobe_multi links use (uprobe_register_batch()), on the same file:
+ * a batch that fails leaves no uprobe behind.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -46,6 +50,8 @@
 #include <linux/string.h>
 #include <linux/trace.h>
 #include <linux/trace_events.h>
+#include <linux/uprobe_batch.h>
+#include <linux/uprobes.h>
 #ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
 #include <asm/trace_kunit.h>
 #endif
@@ -1309,6 +1315,109 @@ static void local_probe_close_frees_after_the_wait(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, trace_uprobe_reap_flush(), freed + 1);
 }
 
+/* ---- uprobe_register_batch(): all or nothing ---- */
+
+struct tupk_breg {
+	loff_t offset, ref_ctr_offset;
+	struct uprobe_consumer uc;
+	struct uprobe *uprobe;
+};
+
+static int tupk_breg_handler(struct uprobe_consumer *self, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void tupk_breg_get(void *ctx, unsigned int i, struct uprobe_batch_reg *reg)
+{
+	struct tupk_breg *b = (struct tupk_breg *)ctx + i;
+
+	reg->offset = b->offset;
+	reg->ref_ctr_offset = b->ref_ctr_offset;
+	reg->uc = &b->uc;
+	reg->uprobe = &b->uprobe;
+}
+
+static struct uprobe *tupk_breg_put(void *ctx, unsigned int i,
+				    struct uprobe_consumer **uc)
+{
+	struct tupk_breg *b = (struct tupk_breg *)ctx + i;
+
+	*uc = &b->uc;
+	return b->uprobe;
+}
+
+/*
+ * No uprobe is left at @offset: a uprobe there already would refuse a
+ * register with another ref_ctr_offset (-EINVAL), so one with an odd
+ * ref_ctr_offset must succeed.
+ */
+static void tupk_expect_no_uprobe(struct kunit *test, struct inode *inode,
+				  loff_t offset)
+{
+	struct uprobe_consumer uc = { .handler = tupk_breg_handler };
+	struct uprobe *u;
+
+	u = uprobe_register(inode, offset, 0x7e, &uc);
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(u), "a uprobe stayed at %#llx",
+			       (unsigned long long)offset);
+	if (IS_ERR(u))
+		return;
+	uprobe_unregister_nosync(u, &uc);
+	uprobe_unregister_sync();
+}
+
+static void batched_register_is_all_or_nothing(struct kunit *test)
+{
+	struct tupk_breg *b;
+	struct inode *inode;
+	struct path path;
+	unsigned int i;
+	int ret;
+
+	tupk_need_target(test);
+	KUNIT_ASSERT_EQ(test, kern_path(TUPK_PATH, LOOKUP_FOLLOW, &path), 0);
+	inode = d_real_inode(path.dentry);
+	b = kunit_kcalloc(test, 3, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < 3; i++)
+		b[i].uc.handler = tupk_breg_handler;
+
+	/* a probe past the end of the file: refused before any is made */
+	b[0].offset = 0x10;
+	b[1].offset = 0x20;
+	b[2].offset = TUPK_SIZE + 0x100;
+	ret = uprobe_register_batch(inode, 3, tupk_breg_get, b);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_NULL(test, b[0].uprobe);
+	tupk_expect_no_uprobe(test, inode, 0x10);
+	tupk_expect_no_uprobe(test, inode, 0x20);
+
+	/* two reference counters at one offset: what was made is undone */
+	b[2].offset = 0x10;
+	b[2].ref_ctr_offset = 0x40;
+	ret = uprobe_register_batch(inode, 3, tupk_breg_get, b);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_NULL(test, b[0].uprobe);
+	tupk_expect_no_uprobe(test, inode, 0x10);
+	tupk_expect_no_uprobe(test, inode, 0x20);
+
+	/* two consumers at one offset share its uprobe */
+	b[2].ref_ctr_offset = 0;
+	ret = uprobe_register_batch(inode, 3, tupk_breg_get, b);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (ret)
+		goto out;
+	KUNIT_EXPECT_NOT_NULL(test, b[1].uprobe);
+	KUNIT_EXPECT_PTR_EQ(test, b[0].uprobe, b[2].uprobe);
+	KUNIT_EXPECT_PTR_NE(test, b[0].uprobe, b[1].uprobe);
+	uprobe_unregister_batch_nosync(3, tupk_breg_put, b);
+	uprobe_unregister_sync();
+	tupk_expect_no_uprobe(test, inode, 0x10);
+out:
+	path_put(&path);
+}
+
 static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE_PARAM(accepted_definition_is_listed,
 			 tupk_listing_gen_params),
@@ -1325,6 +1434,7 @@ static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE_SLOW(perf_close_waits_for_a_hit_in_flight),
 	KUNIT_CASE(hit_after_the_drain_began_reaches_nothing),
 	KUNIT_CASE(local_probe_close_frees_after_the_wait),
+	KUNIT_CASE(batched_register_is_all_or_nothing),
 	{}
 };
 
