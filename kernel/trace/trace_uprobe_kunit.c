@@ -1367,6 +1367,17 @@ static void tupk_expect_no_uprobe(struct kunit *test, struct inode *inode,
 	uprobe_unregister_sync();
 }
 
+/* A batch @b of three is refused with @want, and leaves no uprobe. */
+static void tupk_expect_batch_refused(struct kunit *test, struct inode *inode,
+				      struct tupk_breg *b, int want)
+{
+	KUNIT_EXPECT_EQ(test, uprobe_register_batch(inode, 3, tupk_breg_get, b),
+			want);
+	KUNIT_EXPECT_NULL(test, b[0].uprobe);
+	tupk_expect_no_uprobe(test, inode, b[0].offset);
+	tupk_expect_no_uprobe(test, inode, b[1].offset);
+}
+
 static void batched_register_is_all_or_nothing(struct kunit *test)
 {
 	struct tupk_breg *b;
@@ -1387,20 +1398,12 @@ static void batched_register_is_all_or_nothing(struct kunit *test)
 	b[0].offset = 0x10;
 	b[1].offset = 0x20;
 	b[2].offset = TUPK_SIZE + 0x100;
-	ret = uprobe_register_batch(inode, 3, tupk_breg_get, b);
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	KUNIT_EXPECT_NULL(test, b[0].uprobe);
-	tupk_expect_no_uprobe(test, inode, 0x10);
-	tupk_expect_no_uprobe(test, inode, 0x20);
+	tupk_expect_batch_refused(test, inode, b, -EINVAL);
 
 	/* two reference counters at one offset: what was made is undone */
 	b[2].offset = 0x10;
 	b[2].ref_ctr_offset = 0x40;
-	ret = uprobe_register_batch(inode, 3, tupk_breg_get, b);
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	KUNIT_EXPECT_NULL(test, b[0].uprobe);
-	tupk_expect_no_uprobe(test, inode, 0x10);
-	tupk_expect_no_uprobe(test, inode, 0x20);
+	tupk_expect_batch_refused(test, inode, b, -EINVAL);
 
 	/* two consumers at one offset share its uprobe */
 	b[2].ref_ctr_offset = 0;
