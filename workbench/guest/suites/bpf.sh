@@ -125,6 +125,22 @@ else
 	echo "not ok $n kprobe_multi link info lists addresses as 6.12 does"
 fi
 
+# A case run by a program that prints what it found and exits 0 when all
+# of it holds: its lines go to the log, then the verdict.
+case_prog() {
+	desc=$1
+	shift
+	n=$((n + 1))
+	"$@" > /tmp/case.log 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/case.log
+	if [ $rc = 0 ]; then
+		echo "ok $n $desc"
+	else
+		echo "not ok $n $desc"
+	fi
+}
+
 # Closing a uprobe_multi link: a counting program on four functions of
 # wb-kmulti.  First a sleepable one whose hit sleeps on a userfaultfd
 # page while the link is closed: close() must wait for it (the count read
@@ -132,40 +148,23 @@ fi
 # functions: every call made while the link is attached is counted, and
 # the count read when close() returns does not move afterwards while the
 # threads keep calling.
-n=$((n + 1))
-if wb-kmulti udrain 20 > /tmp/ud.log 2>&1; then
-	sed 's/^/# /' /tmp/ud.log
-	echo "ok $n uprobe_multi link: every call counted, none after close"
-else
-	sed 's/^/# /' /tmp/ud.log
-	echo "not ok $n uprobe_multi link: every call counted, none after close"
-fi
+case_prog "uprobe_multi link: every call counted, none after close" \
+	wb-kmulti udrain 20
 
 # Attaching a uprobe_multi link registers its uprobes in one batch.  All
 # or nothing: a link whose sites include a breakpoint instruction fails
 # with ENOTSUPP and leaves nothing behind (no call counted, the text the
 # file's and in the file's pages); the link without that site counts.
-n=$((n + 1))
-if wb-kmulti uatomic > /tmp/ua.log 2>&1; then
-	sed 's/^/# /' /tmp/ua.log
-	echo "ok $n uprobe_multi link attach is all or nothing"
-else
-	sed 's/^/# /' /tmp/ua.log
-	echo "not ok $n uprobe_multi link attach is all or nothing"
-fi
+case_prog "uprobe_multi link attach is all or nothing" wb-kmulti uatomic
 
 # The batch installs without locking fork out and walks the file's
 # mappings again for children forked meanwhile: wb-ufuncs forks while a
 # link on its 1,000 functions is attached; after the attach returned,
 # every child calls every function once, and every call must count.
-n=$((n + 1))
-if [ ! -x /usr/bin/wb-ufuncs ]; then
-	echo "ok $n uprobe_multi attach while forking # SKIP no wb-ufuncs"
-elif wb-kmulti ufork /usr/bin/wb-ufuncs /wb/share/wb-ufuncs.offsets 1000 \
-		> /tmp/uf.log 2>&1; then
-	sed 's/^/# /' /tmp/uf.log
-	echo "ok $n uprobe_multi attach while forking: every child counted"
+if [ -x /usr/bin/wb-ufuncs ]; then
+	case_prog "uprobe_multi attach while forking: every child counted" \
+		wb-kmulti ufork /usr/bin/wb-ufuncs /wb/share/wb-ufuncs.offsets 1000
 else
-	sed 's/^/# /' /tmp/uf.log
-	echo "not ok $n uprobe_multi attach while forking: every child counted"
+	n=$((n + 1))
+	echo "ok $n uprobe_multi attach while forking: every child counted # SKIP no wb-ufuncs"
 fi
