@@ -44,7 +44,9 @@
  *    write that disables many events) that wait is left pending until the
  *    batch ends or a consumer is armed or a probe freed, whichever comes
  *    first (uprobe_event_settle(), trace_uprobe_event.c); event_mutex is
- *    held throughout, so nobody else sees the pending state.
+ *    held throughout, so nobody else sees the pending state.  The same
+ *    holds for an enable inside a batch, whose probes are queued on
+ *    trace_uprobe::arm_node and armed together at the batch's end.
  *  - The exception: perf's close of a local probe (perf's uprobe PMU)
  *    does not wait.  Every perf disable first drains the event's perf
  *    handlers (uprobe_perf_drain(), the pairing below), after which none
@@ -105,6 +107,7 @@ struct trace_uprobe {
 	unsigned long __percpu		*nhits;		/* for uprobe_profile */
 	atomic_t			perf_busy;	/* hits in their perf part */
 	struct llist_node		reap_node;	/* waiting to be freed */
+	struct list_head		arm_node;	/* queued to be armed */
 	bool				fetch_direct;	/* args read no memory */
 	bool				has_strings;	/* some dyn_args set */
 	bool				bare;		/* entry, no args */

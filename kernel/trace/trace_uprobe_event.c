@@ -35,6 +35,23 @@
  * The pending state is guarded by event_mutex, which the whole batch
  * holds, so outside a batch nothing is ever pending.
  *
+ * Batched enables.  Inside a batch, the enable of an event by a trace
+ * instance claims the event and takes its scratch-area reference as
+ * usual, but only queues its probes (trace_uprobe::arm_node); the end of
+ * the batch settles the disables first and then arms the whole queue,
+ * with one uprobe_register_batch() per probed file: one walk of that
+ * file's mappings instead of one per probe.  Until then the event records
+ * nothing, as its probes are not registered.  An event disabled again in
+ * the same batch takes its probes off the queue.  When a file's batch
+ * fails (it is all or nothing), its probes are armed one by one, and an
+ * event with a probe that cannot be armed is disabled again in every
+ * instance through the event core, with an error_log entry naming it;
+ * the write returns the first such error, as it would have returned the
+ * reg callback's.  Perf, and a file in soft mode (its triggers keep the
+ * event registered, so the event core could not undo it at the end), arm
+ * at once, taking off the queue whatever probes of the event an earlier
+ * enable of the batch queued.
+ *
  * Perf's close.  A perf disable first drains the event's perf handlers:
  * it clears TP_FLAG_PROFILE and sleeps until every hit counted in the perf
  * part of a hit has left (uprobe_perf_drain(); the pairing is described in
@@ -52,6 +69,7 @@
  */
 #include <linux/dcache.h>
 #include <linux/export.h>
+#include <linux/sort.h>
 #include <linux/uprobe_batch.h>
 #include <linux/uprobes.h>
 #include <linux/wait_bit.h>
@@ -173,11 +191,157 @@ unsigned int uprobe_event_pending(bool *sync)
 EXPORT_SYMBOL_IF_KUNIT(uprobe_event_pending);
 #endif
 
-/* The end of an event batch: settling cannot fail. */
+/* Probes whose events were enabled inside the batch (event_mutex). */
+static LIST_HEAD(uprobe_arm_queue);
+
+static const char *uprobe_batch_errs[] = {
+	"A probe could not be armed when the batch ended; event disabled again",
+};
+
+/* Register @tu's consumer, whose filter is set; nothing to settle. */
+static int trace_uprobe_arm_one(struct trace_uprobe *tu)
+{
+	struct uprobe *uprobe;
+
+	uprobe = uprobe_register(d_real_inode(tu->path.dentry), tu->offset,
+				 tu->ref_ctr_offset, &tu->consumer);
+	if (IS_ERR(uprobe))
+		return PTR_ERR(uprobe);
+	tu->uprobe = uprobe;
+	return 0;
+}
+
+/* A queued probe and the file it probes, for sorting by file. */
+struct uprobe_arm_ent {
+	struct inode		*inode;
+	struct trace_uprobe	*tu;
+};
+
+static int uprobe_arm_ent_cmp(const void *a, const void *b)
+{
+	const struct uprobe_arm_ent *x = a, *y = b;
+
+	if (x->inode == y->inode)
+		return 0;
+	return x->inode < y->inode ? -1 : 1;
+}
+
+static void uprobe_arm_ent_get(void *ctx, unsigned int i,
+			       struct uprobe_batch_reg *reg)
+{
+	struct trace_uprobe *tu = ((struct uprobe_arm_ent *)ctx)[i].tu;
+
+	reg->offset = tu->offset;
+	reg->ref_ctr_offset = tu->ref_ctr_offset;
+	reg->uc = &tu->consumer;
+	reg->uprobe = &tu->uprobe;
+}
+
+/*
+ * Arm the probes on @queue with one batch per probed file, taking each
+ * armed probe off @queue; what is left could not be armed that way.
+ */
+static void uprobe_arm_by_file(struct list_head *queue)
+{
+	struct uprobe_arm_ent *ents;
+	struct trace_uprobe *tu;
+	unsigned int n = 0, i, j, k;
+
+	list_for_each_entry(tu, queue, arm_node)
+		n++;
+	ents = kvmalloc_array(n, sizeof(*ents), GFP_KERNEL_ACCOUNT);
+	if (!ents)
+		return;		/* armed one by one, without the array */
+	i = 0;
+	list_for_each_entry(tu, queue, arm_node)
+		ents[i++] = (struct uprobe_arm_ent){
+			.inode = d_real_inode(tu->path.dentry), .tu = tu,
+		};
+	sort(ents, n, sizeof(*ents), uprobe_arm_ent_cmp, NULL);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && ents[j].inode == ents[i].inode; j++)
+			;
+		if (uprobe_register_batch(ents[i].inode, j - i,
+					  uprobe_arm_ent_get, &ents[i]))
+			continue;
+		for (k = i; k < j; k++)
+			list_del_init(&ents[k].tu->arm_node);
+		cond_resched();
+	}
+	kvfree(ents);
+}
+
+/*
+ * Undo the enable of the event of @tp, one of whose probes could not be
+ * armed at the end of a batch: disable it in each instance that enabled
+ * it, as the event core would have had the reg callback failed.  The
+ * last of those disables disarms the probes that were armed and waits.
+ * No such instance is in soft mode (a soft-mode file arms at once), and
+ * perf, which never enables inside a batch, is no user of the event.
+ */
+static void uprobe_event_arm_failed(struct trace_probe *tp)
+{
+	struct event_file_link *link, *next;
+	char name[MAX_EVENT_NAME_LEN * 2 + 2];
+
+	snprintf(name, sizeof(name), "%s/%s", trace_probe_group_name(tp),
+		 trace_probe_name(tp));
+	list_for_each_entry_safe(link, next, &tp->event->files, list) {
+		WARN_ON_ONCE(link->file->flags & EVENT_FILE_FL_SOFT_MODE);
+		tracing_log_err(link->file->tr, "trace_uprobe", name,
+				uprobe_batch_errs, 0, 0);
+		trace_event_enable_disable(link->file, 0, 0);
+	}
+}
+
+/*
+ * Arm what the batch's enables queued: by file, then whatever a failed
+ * batch left, one by one.  Returns 0, or the first error of a probe that
+ * could not be armed, whose event was disabled again.
+ */
+static int uprobe_arm_queued(void)
+{
+	struct trace_uprobe *tu, *next;
+	LIST_HEAD(queue);
+	LIST_HEAD(failed);
+	int err, ret = 0;
+
+	if (list_empty(&uprobe_arm_queue))
+		return 0;
+	list_splice_init(&uprobe_arm_queue, &queue);
+	uprobe_arm_by_file(&queue);
+
+	list_for_each_entry_safe(tu, next, &queue, arm_node) {
+		list_del_init(&tu->arm_node);
+		err = trace_uprobe_arm_one(tu);
+		if (!err)
+			continue;
+		if (!ret)
+			ret = err;
+		list_add_tail(&tu->arm_node, &failed);
+	}
+	/*
+	 * Undoing an event takes its other failed probes off @failed (the
+	 * disable's disarm does), so take one entry at a time.
+	 */
+	while (!list_empty(&failed)) {
+		tu = list_first_entry(&failed, struct trace_uprobe, arm_node);
+		list_del_init(&tu->arm_node);
+		if (trace_probe_is_enabled(&tu->tp))
+			uprobe_event_arm_failed(&tu->tp);
+	}
+	return ret;
+}
+
+/*
+ * The end of an event batch: the disables' waits first, so that no
+ * consumer goes back on a uprobe's list while a handler may still walk
+ * its old place; then the enables' arming.
+ */
 static int uprobe_event_batch_end(void)
 {
 	uprobe_event_settle();
-	return 0;
+	return uprobe_arm_queued();
 }
 
 static struct trace_event_batch_ops uprobe_batch_ops = {
@@ -196,25 +360,24 @@ void uprobe_event_batch_init(void)
  */
 int trace_uprobe_arm(struct trace_uprobe *tu, uprobe_filter_fn filter)
 {
-	struct inode *inode = d_real_inode(tu->path.dentry);
-	struct uprobe *uprobe;
-
 	uprobe_event_settle();
 	tu->consumer.filter = filter;
-	uprobe = uprobe_register(inode, tu->offset, tu->ref_ctr_offset,
-				 &tu->consumer);
-	if (!IS_ERR(uprobe))
-		tu->uprobe = uprobe;
-	return PTR_ERR_OR_ZERO(uprobe);
+	return trace_uprobe_arm_one(tu);
 }
 
 /*
  * Start detaching @tu; its handlers may still be running until the next
  * uprobe_unregister_sync().  Inside an event batch its consumer is only
- * queued for uprobe_event_settle().  Returns false if @tu was not armed.
+ * queued for uprobe_event_settle().  A probe queued to be armed at the
+ * end of the batch only leaves the queue.  Returns false if @tu was not
+ * armed.
  */
 static bool trace_uprobe_disarm_nosync(struct trace_uprobe *tu)
 {
+	if (!list_empty(&tu->arm_node)) {
+		list_del_init(&tu->arm_node);
+		return false;
+	}
 	if (!tu->uprobe)
 		return false;
 	if (!trace_event_batching() ||
@@ -248,7 +411,10 @@ static void uprobe_event_disarm_put(struct trace_probe *tp)
 	uprobe_scratch_put();
 }
 
-/* Arm every probe of the event; stops at the first failure. */
+/*
+ * Arm every probe of the event not armed yet, taking it off the batch's
+ * queue if an earlier enable put it there; stops at the first failure.
+ */
 static int uprobe_event_arm(struct trace_probe *tp)
 {
 	uprobe_filter_fn filter = uprobe_event_filter(tp);
@@ -256,11 +422,28 @@ static int uprobe_event_arm(struct trace_probe *tp)
 	int ret = 0;
 
 	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
+		if (tu->uprobe)
+			continue;
+		list_del_init(&tu->arm_node);
 		ret = trace_uprobe_arm(tu, filter);
 		if (ret)
 			break;
 	}
 	return ret;
+}
+
+/* Queue every probe of the event to be armed at the batch's end. */
+static void uprobe_event_queue(struct trace_probe *tp)
+{
+	uprobe_filter_fn filter = uprobe_event_filter(tp);
+	struct trace_uprobe *tu;
+
+	list_for_each_entry(tu, trace_probe_probe_list(tp), tp.list) {
+		if (tu->uprobe || !list_empty(&tu->arm_node))
+			continue;
+		tu->consumer.filter = filter;
+		list_add_tail(&tu->arm_node, &uprobe_arm_queue);
+	}
 }
 
 /*
@@ -295,23 +478,41 @@ static int uprobe_event_enable(struct trace_event_call *call,
 			       struct trace_event_file *file)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	bool was_enabled;
+	bool was_enabled, defer;
 	int ret;
 
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
 
+	/* Perf and soft-mode files arm now: see "Batched enables" above. */
+	defer = file && !(file->flags & EVENT_FILE_FL_SOFT_MODE) &&
+		trace_event_batching();
 	was_enabled = trace_probe_is_enabled(tp);
 	ret = uprobe_event_claim(tp, file);
 	if (ret < 0)
 		return ret;
-	if (was_enabled)
-		return 0;
+	if (was_enabled) {
+		/* Armed already, or queued by an earlier enable of the batch. */
+		if (defer)
+			return 0;
+		ret = uprobe_event_arm(tp);
+		if (ret) {
+			/* Left for the earlier enable's end to retry or undo. */
+			if (trace_event_batching())
+				uprobe_event_queue(tp);
+			uprobe_event_unclaim(tp, file);
+		}
+		return ret;
+	}
 
 	ret = uprobe_scratch_get();
 	if (ret) {
 		uprobe_event_unclaim(tp, file);
 		return ret;
+	}
+	if (defer) {
+		uprobe_event_queue(tp);
+		return 0;
 	}
 	ret = uprobe_event_arm(tp);
 	if (ret) {

@@ -760,18 +760,27 @@ static void return_record_layout(struct kunit *test)
 /* ---- an enabled event ---- */
 
 /* How many probes of TUPK_GROUP/@event hold a uprobe; -1: no such event */
-static int tupk_armed(const char *event)
+static int tupk_armed_locked(const char *event)
 {
 	struct trace_uprobe *tu, *sib;
 	int n = -1;
 
-	mutex_lock(&event_mutex);
+	lockdep_assert_held(&event_mutex);
 	tu = trace_uprobe_find(event, TUPK_GROUP);
 	if (tu) {
 		n = 0;
 		list_for_each_entry(sib, trace_probe_probe_list(&tu->tp), tp.list)
 			n += !!sib->uprobe;
 	}
+	return n;
+}
+
+static int tupk_armed(const char *event)
+{
+	int n;
+
+	mutex_lock(&event_mutex);
+	n = tupk_armed_locked(event);
 	mutex_unlock(&event_mutex);
 	return n;
 }
@@ -822,10 +831,11 @@ static void enabled_event_keeps_its_probes(struct kunit *test)
 /* ---- disables batched by one write ---- */
 
 /*
- * Inside an event batch a disable leaves its wait pending; arming any
- * consumer settles it first (a consumer must never go back on a uprobe's
- * list while a handler may still stand on its old place), and the end of
- * the batch settles the rest before the write would return.
+ * Inside an event batch a disable leaves its wait pending, and an enable
+ * only queues its probes.  The end of the batch settles the waits first
+ * and arms the queue after them (a consumer must never go back on a
+ * uprobe's list while a handler may still stand on its old place), all
+ * before the write would return.
  */
 static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
 {
@@ -834,9 +844,10 @@ static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
 	struct trace_array *tr;
 	unsigned int puts_mid, puts_rearm, puts_last, puts_end;
 	bool sync_mid, sync_rearm, sync_last, sync_end;
+	int armed_rearm, armed_last;
 	char cmd[TUPK_LINE_MAX];
 	unsigned int i;
-	int ret[3];
+	int ret[4];
 
 	tupk_need_target(test);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
@@ -870,12 +881,14 @@ static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
 	ret[0] = trace_event_enable_disable(file[0], 0, 0);
 	ret[1] = trace_event_enable_disable(file[1], 0, 0);
 	puts_mid = uprobe_event_pending(&sync_mid);
-	/* enabled again inside the batch: armed at once */
+	/* enabled again inside the batch: queued, the wait still pending */
 	ret[2] = trace_event_enable_disable(file[0], 1, 0);
 	puts_rearm = uprobe_event_pending(&sync_rearm);
+	armed_rearm = tupk_armed_locked("bat0");
 	trace_event_enable_disable(file[2], 0, 0);
 	puts_last = uprobe_event_pending(&sync_last);
-	trace_event_batch_end();
+	armed_last = tupk_armed_locked("bat0");
+	ret[3] = trace_event_batch_end();
 	puts_end = uprobe_event_pending(&sync_end);
 	mutex_unlock(&event_mutex);
 
@@ -885,12 +898,15 @@ static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret[0], 0);
 	KUNIT_EXPECT_EQ(test, ret[1], 0);
 	KUNIT_EXPECT_EQ(test, ret[2], 0);
+	KUNIT_EXPECT_EQ(test, ret[3], 0);
 	KUNIT_EXPECT_EQ(test, puts_mid, 2U);
 	KUNIT_EXPECT_TRUE(test, sync_mid);
-	KUNIT_EXPECT_EQ(test, puts_rearm, 0U);
-	KUNIT_EXPECT_FALSE(test, sync_rearm);
-	KUNIT_EXPECT_EQ(test, puts_last, 1U);
+	KUNIT_EXPECT_EQ(test, puts_rearm, 2U);
+	KUNIT_EXPECT_TRUE(test, sync_rearm);
+	KUNIT_EXPECT_EQ(test, armed_rearm, 0);
+	KUNIT_EXPECT_EQ(test, puts_last, 3U);
 	KUNIT_EXPECT_TRUE(test, sync_last);
+	KUNIT_EXPECT_EQ(test, armed_last, 0);
 	KUNIT_EXPECT_EQ(test, puts_end, 0U);
 	KUNIT_EXPECT_FALSE(test, sync_end);
 	KUNIT_EXPECT_EQ(test, tupk_armed("bat0"), 1);
@@ -899,10 +915,14 @@ static void batched_disable_settles_before_rearm_and_end(struct kunit *test)
 }
 
 /*
- * An enable that fails inside a batch (the uprobes core refuses a
- * reference counter at an odd offset) gives back its scratch reference
- * through the batch like a disable, holds no claim on its event (it can
- * be removed), and the next enable settles it.
+ * An enable inside a batch is armed at the batch's end; one whose probe
+ * the uprobes core refuses there (a reference counter at an odd offset)
+ * makes the file's batch fail, so the file's probes are armed one by one:
+ * the good ones are armed, the bad one's event is disabled again (its
+ * file no longer enabled, its scratch reference given back, no claim
+ * left: it can be removed) and the end returns the error for the write.
+ * An event enabled and disabled again within the batch was only queued:
+ * there is nothing of it to wait for.
  */
 static void failed_enable_in_batch_gives_back_its_share(struct kunit *test)
 {
@@ -914,9 +934,10 @@ static void failed_enable_in_batch_gives_back_its_share(struct kunit *test)
 	static const char * const names[] = { "fa0", "fbad", "fa1" };
 	struct trace_event_file *file[ARRAY_SIZE(names)];
 	unsigned int puts_bad, puts_next, puts_off, puts_end, i;
-	bool sync_bad, sync_next, sync_off, sync_end;
+	bool sync_bad, sync_next, sync_off, sync_end, bad_enabled;
+	int armed_next, armed_end;
 	struct trace_array *tr;
-	int ret[4];
+	int ret[5];
 
 	tupk_need_target(test);
 	for (i = 0; i < ARRAY_SIZE(defs); i++)
@@ -945,28 +966,36 @@ static void failed_enable_in_batch_gives_back_its_share(struct kunit *test)
 	puts_bad = uprobe_event_pending(&sync_bad);
 	ret[2] = trace_event_enable_disable(file[2], 1, 0);
 	puts_next = uprobe_event_pending(&sync_next);
+	armed_next = tupk_armed_locked("fa1");
 	ret[3] = trace_event_enable_disable(file[0], 0, 0);
 	puts_off = uprobe_event_pending(&sync_off);
-	trace_event_batch_end();
+	ret[4] = trace_event_batch_end();
 	puts_end = uprobe_event_pending(&sync_end);
+	armed_end = tupk_armed_locked("fa1");
+	bad_enabled = file[1]->flags & EVENT_FILE_FL_ENABLED;
 	mutex_unlock(&event_mutex);
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		trace_put_event_file(file[i]);
 
 	KUNIT_EXPECT_EQ(test, ret[0], 0);
-	KUNIT_EXPECT_EQ(test, ret[1], -EINVAL);
+	KUNIT_EXPECT_EQ(test, ret[1], 0);
 	KUNIT_EXPECT_EQ(test, ret[2], 0);
 	KUNIT_EXPECT_EQ(test, ret[3], 0);
-	/* nothing of fbad was registered, so there is nothing to wait for */
-	KUNIT_EXPECT_EQ(test, puts_bad, 1U);
+	KUNIT_EXPECT_EQ(test, ret[4], -EINVAL);
+	/* the enables only queued their probes */
+	KUNIT_EXPECT_EQ(test, puts_bad, 0U);
 	KUNIT_EXPECT_FALSE(test, sync_bad);
 	KUNIT_EXPECT_EQ(test, puts_next, 0U);
 	KUNIT_EXPECT_FALSE(test, sync_next);
+	KUNIT_EXPECT_EQ(test, armed_next, 0);
+	/* fa0 was never registered, so there is nothing to wait for */
 	KUNIT_EXPECT_EQ(test, puts_off, 1U);
-	KUNIT_EXPECT_TRUE(test, sync_off);
+	KUNIT_EXPECT_FALSE(test, sync_off);
 	KUNIT_EXPECT_EQ(test, puts_end, 0U);
 	KUNIT_EXPECT_FALSE(test, sync_end);
+	KUNIT_EXPECT_EQ(test, armed_end, 1);
+	KUNIT_EXPECT_FALSE(test, bad_enabled);
 	KUNIT_EXPECT_EQ(test, tupk_armed("fa0"), 0);
 	KUNIT_EXPECT_EQ(test, tupk_armed("fbad"), 0);
 	KUNIT_EXPECT_EQ(test, tupk_armed("fa1"), 1);

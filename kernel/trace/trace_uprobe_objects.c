@@ -129,6 +129,7 @@ struct trace_uprobe *trace_uprobe_alloc(const char *group, const char *event,
 	}
 	uprobe_filter_init(tu->tp.event->filter);
 	dyn_event_init(&tu->devent, &trace_uprobe_ops);
+	INIT_LIST_HEAD(&tu->arm_node);
 
 	tu->consumer.handler = uprobe_dispatcher;
 	if (is_return)
