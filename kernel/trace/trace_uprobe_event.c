@@ -292,6 +292,8 @@ static void uprobe_event_arm_failed(struct trace_probe *tp)
 				uprobe_batch_errs, 0, 0);
 		trace_event_enable_disable(link->file, 0, 0);
 	}
+	/* Only a soft-mode file, which arms at once, could keep it. */
+	WARN_ON_ONCE(trace_probe_is_enabled(tp));
 }
 
 /*
@@ -492,9 +494,16 @@ static int uprobe_event_enable(struct trace_event_call *call,
 	if (ret < 0)
 		return ret;
 	if (was_enabled) {
-		/* Armed already, or queued by an earlier enable of the batch. */
-		if (defer)
+		/*
+		 * Every probe is armed already, or queued by an earlier enable
+		 * of this batch.  Queueing again skips both, and would put
+		 * back on the queue a probe left out some other way.
+		 */
+		if (defer) {
+			uprobe_event_queue(tp);
 			return 0;
+		}
+		/* Outside a batch this finds every probe armed. */
 		ret = uprobe_event_arm(tp);
 		if (ret) {
 			/* Left for the earlier enable's end to retry or undo. */

@@ -1003,6 +1003,65 @@ static void failed_enable_in_batch_gives_back_its_share(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tupk_run("-:" TUPK_GROUP "/fbad"), 0);
 }
 
+/*
+ * A file in soft mode arms at once even inside a batch, and takes along
+ * the probes an earlier enable of the batch queued: the event core could
+ * not undo a soft-mode file at the batch's end.  Instance TUPK_INSTANCE
+ * enables the event normally (queued), the top-level instance in soft
+ * mode (armed there and then).
+ */
+static void soft_mode_enable_in_batch_arms_at_once(struct kunit *test)
+{
+	struct trace_event_file *inst, *top;
+	int armed_queued, armed_soft, armed_end, armed_soft_off, armed_off;
+	struct trace_array *tr;
+	int ret[5];
+
+	tupk_need_target(test);
+	KUNIT_ASSERT_EQ(test, tupk_run("p:" TUPK_GROUP "/soft " TUPK_PATH
+				       ":0x10"), 0);
+	tr = trace_array_get_by_name(TUPK_INSTANCE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	test->priv = tr;
+	inst = trace_get_event_file(TUPK_INSTANCE, TUPK_GROUP, "soft");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(inst));
+	top = trace_get_event_file(NULL, TUPK_GROUP, "soft");
+	if (IS_ERR(top)) {
+		trace_put_event_file(inst);
+		KUNIT_FAIL(test, "no top-level event file: %ld", PTR_ERR(top));
+		return;
+	}
+
+	mutex_lock(&event_mutex);
+	trace_event_batch_begin();
+	ret[0] = trace_event_enable_disable(inst, 1, 0);
+	armed_queued = tupk_armed_locked("soft");
+	ret[1] = trace_event_enable_disable(top, 1, 1);
+	armed_soft = tupk_armed_locked("soft");
+	ret[2] = trace_event_batch_end();
+	armed_end = tupk_armed_locked("soft");
+	/* the soft user goes; the instance still wants the probe */
+	ret[3] = trace_event_enable_disable(top, 0, 1);
+	armed_soft_off = tupk_armed_locked("soft");
+	ret[4] = trace_event_enable_disable(inst, 0, 0);
+	armed_off = tupk_armed_locked("soft");
+	mutex_unlock(&event_mutex);
+
+	trace_put_event_file(top);
+	trace_put_event_file(inst);
+
+	KUNIT_EXPECT_EQ(test, ret[0], 0);
+	KUNIT_EXPECT_EQ(test, ret[1], 0);
+	KUNIT_EXPECT_EQ(test, ret[2], 0);
+	KUNIT_EXPECT_EQ(test, ret[3], 0);
+	KUNIT_EXPECT_EQ(test, ret[4], 0);
+	KUNIT_EXPECT_EQ(test, armed_queued, 0);
+	KUNIT_EXPECT_EQ(test, armed_soft, 1);
+	KUNIT_EXPECT_EQ(test, armed_end, 1);
+	KUNIT_EXPECT_EQ(test, armed_soft_off, 1);
+	KUNIT_EXPECT_EQ(test, armed_off, 0);
+}
+
 /* ---- perf's close drains the perf part of the event's hits ---- */
 
 /* A close that must still be waiting has waited this long at least. */
@@ -1463,6 +1522,7 @@ static struct kunit_case tupk_cases[] = {
 	KUNIT_CASE(enabled_event_keeps_its_probes),
 	KUNIT_CASE(batched_disable_settles_before_rearm_and_end),
 	KUNIT_CASE(failed_enable_in_batch_gives_back_its_share),
+	KUNIT_CASE(soft_mode_enable_in_batch_arms_at_once),
 	KUNIT_CASE_SLOW(perf_close_waits_for_a_hit_in_flight),
 	KUNIT_CASE(hit_after_the_drain_began_reaches_nothing),
 	KUNIT_CASE(local_probe_close_frees_after_the_wait),
