@@ -619,17 +619,8 @@ static void tk_event_defer(struct trace_probe *tp, bool arm)
 static void tk_event_arm_failed(struct trace_kprobe *tk)
 {
 	struct trace_probe *tp = &tk->tp;
-	struct event_file_link *link, *next;
-	char name[MAX_EVENT_NAME_LEN * 2 + 2];
 
-	snprintf(name, sizeof(name), "%s/%s", trace_probe_group_name(tp),
-		 trace_probe_name(tp));
-	list_for_each_entry_safe(link, next, &tp->event->files, list) {
-		WARN_ON_ONCE(link->file->flags & EVENT_FILE_FL_SOFT_MODE);
-		tracing_log_err(link->file->tr, "trace_kprobe", name,
-				tk_batch_errs, 0, 0);
-		trace_event_enable_disable(link->file, 0, 0);
-	}
+	trace_probe_disable_files(tp, "trace_kprobe", tk_batch_errs);
 	if (!trace_probe_is_enabled(tp))
 		tk_event_disarm(tp);
 }

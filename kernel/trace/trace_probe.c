@@ -299,6 +299,38 @@ int trace_probe_remove_file(struct trace_probe *tp,
 	return 0;
 }
 
+/**
+ * trace_probe_disable_files - take back an enable a layer could not carry out
+ * @tp: a probe of the event
+ * @subsys: where the error_log entry comes from ("trace_kprobe", ...)
+ * @errs: the layer's error_log messages; the first one is logged
+ *
+ * For a probe layer that defers arming to the end of an event batch and
+ * then finds an event that cannot be armed: the event core has already
+ * marked it enabled in each instance that asked, so each of those files
+ * is disabled through the event core, as if the reg callback had failed,
+ * and gets an error_log entry naming the event.  A file in soft mode would
+ * stay enabled (the event core keeps it while its soft users remain), so
+ * such layers arm soft-mode enables at once and never get here with one.
+ *
+ * Context: event_mutex held, outside any event batch; may sleep.
+ */
+void trace_probe_disable_files(struct trace_probe *tp, const char *subsys,
+			       const char **errs)
+{
+	struct event_file_link *link, *next;
+	char name[MAX_EVENT_NAME_LEN * 2 + 2];
+
+	snprintf(name, sizeof(name), "%s/%s", trace_probe_group_name(tp),
+		 trace_probe_name(tp));
+	/* Each disable frees its link: the next one is read first. */
+	list_for_each_entry_safe(link, next, &tp->event->files, list) {
+		WARN_ON_ONCE(link->file->flags & EVENT_FILE_FL_SOFT_MODE);
+		tracing_log_err(link->file->tr, subsys, name, errs, 0, 0);
+		trace_event_enable_disable(link->file, 0, 0);
+	}
+}
+
 static bool tprobe_same_arg(const struct probe_arg *a,
 			    const struct probe_arg *b)
 {

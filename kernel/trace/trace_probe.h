@@ -385,6 +385,8 @@ int trace_probe_register_event_call(struct trace_probe *tp);
 int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file);
 int trace_probe_remove_file(struct trace_probe *tp,
 			    struct trace_event_file *file);
+void trace_probe_disable_files(struct trace_probe *tp, const char *subsys,
+			       const char **errs);
 struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
 						  struct trace_event_file *file);
 int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b);

@@ -281,17 +281,7 @@ static void uprobe_arm_by_file(struct list_head *queue)
  */
 static void uprobe_event_arm_failed(struct trace_probe *tp)
 {
-	struct event_file_link *link, *next;
-	char name[MAX_EVENT_NAME_LEN * 2 + 2];
-
-	snprintf(name, sizeof(name), "%s/%s", trace_probe_group_name(tp),
-		 trace_probe_name(tp));
-	list_for_each_entry_safe(link, next, &tp->event->files, list) {
-		WARN_ON_ONCE(link->file->flags & EVENT_FILE_FL_SOFT_MODE);
-		tracing_log_err(link->file->tr, "trace_uprobe", name,
-				uprobe_batch_errs, 0, 0);
-		trace_event_enable_disable(link->file, 0, 0);
-	}
+	trace_probe_disable_files(tp, "trace_uprobe", uprobe_batch_errs);
 	/* Only a soft-mode file, which arms at once, could keep it. */
 	WARN_ON_ONCE(trace_probe_is_enabled(tp));
 }
