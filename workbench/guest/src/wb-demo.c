@@ -18,6 +18,9 @@
  *   wb-demo sema      the value of wb_demo_sema[0] (a uprobe reference
  *                     counter: the kernel raises it while a probe that names
  *                     it is enabled)
+ *   wb-demo pause     wait for a signal: a live process that maps the file
+ *                     while probes are enabled and disabled, its memory read
+ *                     through /proc/PID/mem
  *   wb-demo loop-sub N, wb-demo loop-endbr N
  *                     (x86_64) N calls of wb_demo_sub_entry(i, 2 * i) or
  *                     wb_demo_endbr_entry(i, 2 * i), functions whose first
@@ -1050,6 +1053,10 @@ int main(int argc, char **argv)
 #endif
 	if (!strcmp(mode, "sema")) {
 		printf("%u\n", (unsigned int)wb_demo_sema[0]);
+		return 0;
+	}
+	if (!strcmp(mode, "pause")) {
+		pause();
 		return 0;
 	}
 
