@@ -495,6 +495,41 @@ bulk_kprobes() {
 # the same 1,000 offsets is attached and detached too (wb-kmulti umulti).
 UFUNCS=/usr/bin/wb-ufuncs
 UFUNCS_OFFS=/wb/share/wb-ufuncs.offsets
+# The same group enabled and disabled while M processes in all (the
+# running wb-ufuncs and M - 1 more) map the program, as when a library
+# many processes use is probed: a register per probe visits every
+# address space once per probe.
+bulk_uprobes_mms() { # n list m
+	n=$1 list=$2 m=$3 pids= k=1
+	while [ $k -lt "$m" ]; do
+		$UFUNCS pause > /tmp/ufuncs.ready.$k &
+		pids="$pids $!"
+		k=$((k + 1))
+	done
+	i=0
+	while [ "$(cat /tmp/ufuncs.ready.* 2>/dev/null | grep -c ready)" -lt $((m - 1)) ] &&
+	      [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ "$(cat /tmp/ufuncs.ready.* 2>/dev/null | grep -c ready)" -lt $((m - 1)) ]; then
+		echo "BENCH-ERROR uprobe-events-bulk-mms: the other wb-ufuncs did not start"
+	else
+		cat $list > $T/uprobe_events
+		sleep 1
+		timed uprobe-events-enable-$n-$m-procs sh -c "echo 1 > $T/events/wbubulk/enable"
+		[ "$(cat $T/events/wbubulk/enable)" = 1 ] ||
+			echo "BENCH-ERROR uprobe-events-bulk-mms: not every event was enabled"
+		timed uprobe-events-disable-$n-$m-procs sh -c "echo 0 > $T/events/wbubulk/enable"
+		echo > $T/uprobe_events
+	fi
+	kill $pids 2>/dev/null
+	for k in $pids; do
+		wait $k 2>/dev/null
+	done
+	rm -f /tmp/ufuncs.ready.*
+}
+
 bulk_uprobes() {
 	n=$1 list=/tmp/bulk-uprobes.def
 	awk -v n="$n" -v p="$UFUNCS" 'NR <= n {
@@ -534,6 +569,7 @@ bulk_uprobes() {
 	if [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
 		wb-kmulti umulti $UFUNCS $UFUNCS_OFFS "$n"
 	fi
+	bulk_uprobes_mms "$n" "$list" 16
 	kill $upid
 	wait $upid 2>/dev/null
 	[ -z "$(cat $T/uprobe_events)" ] ||
