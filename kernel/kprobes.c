@@ -359,16 +359,21 @@ static void init_probe(struct kprobe *p, bool on_entry)
 /*
  * What registering @p needs before kprobe_mutex: its address, resolved
  * into @p->addr, its core fields, and the checks of its place; @modp
- * gets the module whose text it is in, referenced, or NULL.
+ * gets the module whose text it is in, referenced, or NULL.  @sym_addr
+ * is the address of @p's symbol if a batch lookup found it, else NULL.
  */
-static int check_probe(struct kprobe *p, struct module **modp)
+static int check_probe(struct kprobe *p, kprobe_opcode_t *sym_addr,
+		       struct module **modp)
 {
 	kprobe_opcode_t *addr;
 	bool on_entry;
 
 	*modp = NULL;
-	addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
-				   &on_entry);
+	if (sym_addr)
+		addr = kprobe_resolve_found(sym_addr, p->offset, &on_entry);
+	else
+		addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
+					   &on_entry);
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 	p->addr = addr;
@@ -476,6 +481,7 @@ static int register_batch(struct kprobe **kps, int num, struct module **mods)
 int register_kprobes(struct kprobe **kps, int num)
 {
 	struct module *one, **mods = &one;
+	kprobe_opcode_t **sym_addrs = NULL;
 	int checked, i, ret = 0;
 
 	if (num <= 0)
@@ -484,13 +490,18 @@ int register_kprobes(struct kprobe **kps, int num)
 		mods = kvcalloc(num, sizeof(*mods), GFP_KERNEL);
 		if (!mods)
 			return -ENOMEM;
+		/* Many names: one walk of the symbols (or NULL: one by one). */
+		sym_addrs = kprobe_lookup_names(kps, num, false);
 	}
 
 	for (checked = 0; checked < num; checked++) {
-		ret = check_probe(kps[checked], &mods[checked]);
+		ret = check_probe(kps[checked],
+				  sym_addrs ? sym_addrs[checked] : NULL,
+				  &mods[checked]);
 		if (ret)
 			break;
 	}
+	kvfree(sym_addrs);
 	if (!ret)
 		ret = register_batch(kps, num, mods);
 

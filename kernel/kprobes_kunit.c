@@ -5,17 +5,20 @@
  * and with which errno, what a handler sees and in which order handlers
  * run, several probes on one address, a pre_handler that sends the call
  * elsewhere, hits that count as missed, kretprobes and their entry data,
- * the register_kprobes() arrays (all or nothing, and batches of many
- * call-site and breakpoint probes that each run once per call), the
+ * the register_kprobes() arrays (all or nothing, batches of many
+ * call-site and breakpoint probes that each run once per call, and
+ * batches large enough that the core looks their names up in one walk of
+ * kallsyms, compared with the lookup one by one), the
  * debugfs files (the lines of kprobes/list, GONE and OPTIMIZED ones too,
  * those of kprobes/blacklist, and kprobes/enabled disarming everything)
  * and the debug.kprobes-optimization sysctl.
  *
  * It passes on 6.12's kernel/kprobes.c, and a core that replaces it must
- * pass it too.  lib/test_kprobes.c (KPROBES_SANITY_TEST) checks that the
- * handlers run at all; kernel/trace/kprobe_ftrace_kunit.c checks the
- * frames handlers see on a call site.  This suite checks the contract
- * around them.
+ * pass it too; the two name-walk cases call our core's own functions
+ * and are left out where its headers are not there.
+ * lib/test_kprobes.c (KPROBES_SANITY_TEST) checks that the handlers run
+ * at all; kernel/trace/kprobe_ftrace_kunit.c checks the frames handlers
+ * see on a call site.  This suite checks the contract around them.
  *
  * Targets: the kpc_*() functions below.  Each has its own result formula
  * and run counter, so the compiler neither merges two of them nor folds a
@@ -87,6 +90,15 @@
 #if __has_include("kprobes_arm.h")
 #include "kprobes_arm.h"
 #define KPC_HAS_ARM_ALL		1
+#endif
+/*
+ * The core's one walk of kallsyms for a batch's names, and its lookup of
+ * one name: the name-walk cases compare the two.
+ */
+#if __has_include("kprobes_place.h")
+#include "kallsyms_internal.h"
+#include "kprobes_place.h"
+#define KPC_HAS_NAME_WALK	1
 #endif
 
 #ifdef CONFIG_HAVE_ARCH_TRACE_KUNIT
@@ -233,6 +245,16 @@ static noinline long __kprobes kpc_kprobes_text(long x)
 static noinstr long kpc_noinstr(long x)
 {
 	return x * 17 + 3;
+}
+
+/*
+ * Holds a WARN_ON(), so a BUG() trap that the bug table lists: no probe
+ * may go on it.  Untraced, so it has no call site.  Never called.
+ */
+static noinline notrace long kpc_warner(long x)
+{
+	WARN_ON(x == -12345);
+	return x * 19 + 5;
 }
 
 /*
@@ -850,6 +872,7 @@ enum kpc_refused_at {
 	KPC_AT_ARCH_LISTED,	/* another range the arch blacklists */
 	KPC_AT_HIT_PATH,	/* what a hit runs of the core (kprobes_hit.c) */
 	KPC_AT_FREED_INIT,	/* kpc_init_target() once init text is freed */
+	KPC_AT_BUG_SITE,	/* the BUG() trap of kpc_warner()'s WARN_ON() */
 };
 
 struct kpc_refusal {
@@ -871,6 +894,7 @@ static const struct kpc_refusal kpc_refusals[] = {
 	{ "arch blacklist", KPC_AT_ARCH_LISTED },
 	{ "hit path", KPC_AT_HIT_PATH },
 	{ "freed init text", KPC_AT_FREED_INIT },
+	{ "BUG() trap", KPC_AT_BUG_SITE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(kpc_refusal, kpc_refusals, desc);
@@ -888,6 +912,23 @@ static const char *kpc_arch_sym(struct kunit *test, const char *x86_64,
 		return arm64;
 	kunit_skip(test, "no symbol of this arch is known here");
 	return NULL;
+}
+
+/* The address of kpc_warner()'s BUG() trap; the case skips without one. */
+static unsigned long kpc_bug_site(struct kunit *test)
+{
+#ifdef CONFIG_GENERIC_BUG
+	unsigned long start = (unsigned long)kpc_warner;
+	unsigned long size, offset, a;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &offset));
+	for (a = start; a < start + size; a++) {
+		if (find_bug(a))
+			return a;
+	}
+#endif
+	kunit_skip(test, "kpc_warner() has no BUG() trap in the bug table");
+	return 0;
 }
 
 /* Set @kp up as @at says; return the errno registering it must give. */
@@ -951,6 +992,10 @@ static int kpc_refusal_setup(struct kunit *test, struct kprobe *kp,
 			kunit_skip(test, "the init text is not freed yet");
 		/* Its name outlives it; its address is no text any more. */
 		kp->symbol_name = "kpc_init_target";
+		return -EINVAL;
+	case KPC_AT_BUG_SITE:
+		/* A trap of its own kind: not a call site, checked in full. */
+		kp->addr = (kprobe_opcode_t *)kpc_bug_site(test);
 		return -EINVAL;
 	}
 	return 0;
@@ -1511,6 +1556,203 @@ static void register_kprobes_batch_fails_whole(struct kunit *test)
 	kpc_batch_call(test, 3);
 	kpc_batch_expect_hits(test, kpc, 1);
 }
+
+#ifdef KPC_HAS_NAME_WALK
+/*
+ * Names taken from kallsyms for the name-walk cases: every @every-th
+ * symbol, or with @call_sites the functions a probe may go on the call
+ * site of, until @max.
+ */
+struct kpc_names {
+	struct kprobe	*kps;
+	struct kprobe	**ptrs;
+	unsigned long	*addrs;		/* where kallsyms listed each */
+	char		*pool;
+	size_t		pool_used, pool_size;
+	unsigned int	nr, max, every, seen;
+	bool		call_sites;
+};
+
+static int kpc_no_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void kpc_no_post(struct kprobe *p, struct pt_regs *regs,
+			unsigned long flags)
+{
+}
+
+static void kpc_kvfree_action(void *p)
+{
+	kvfree(p);
+}
+
+/* kvzalloc() memory the case's end frees; NULL if there is none. */
+static void *kpc_kvzalloc(struct kunit *test, size_t size)
+{
+	void *p = kvzalloc(size, GFP_KERNEL);
+
+	if (p && kunit_add_action_or_reset(test, kpc_kvfree_action, p))
+		return NULL;
+	return p;
+}
+
+/* Names a name-walk case shows when they come out wrong. */
+#define KPC_NAMES_SHOWN		5
+
+/* Is @name, at @addr, a function a probe may go on the call site of? */
+static bool kpc_probeable_site(const char *name, unsigned long addr)
+{
+	struct kprobe scratch = { };
+	struct module *mod;
+	kprobe_opcode_t *at;
+	bool on_entry;
+
+	if (!core_kernel_text(addr) || is_kernel_inittext(addr) ||
+	    !ftrace_location(addr))
+		return false;
+	/* The one-by-one lookup must land on this very symbol. */
+	at = kprobe_resolve_addr(NULL, name, 0, &on_entry);
+	if (IS_ERR(at) || !on_entry || ftrace_location(addr) != (unsigned long)at)
+		return false;
+	scratch.addr = at;
+	if (kprobe_check_site(&scratch, &mod))
+		return false;
+	if (mod)
+		module_put(mod);
+	return scratch.flags & KPROBE_FLAG_FTRACE;
+}
+
+static int kpc_take_name(void *data, const char *name, unsigned long addr)
+{
+	struct kpc_names *n = data;
+	size_t len = strlen(name) + 1;
+
+	if (n->nr == n->max || n->pool_used + len > n->pool_size)
+		return 1;
+	if (n->every && n->seen++ % n->every)
+		return 0;
+	if (n->call_sites && !kpc_probeable_site(name, addr))
+		return 0;
+
+	memcpy(n->pool + n->pool_used, name, len);
+	n->kps[n->nr].symbol_name = n->pool + n->pool_used;
+	n->kps[n->nr].pre_handler = kpc_no_handler;
+	n->kps[n->nr].post_handler = kpc_no_post;
+	n->ptrs[n->nr] = &n->kps[n->nr];
+	n->addrs[n->nr] = addr;
+	n->pool_used += len;
+	n->nr++;
+	return 0;
+}
+
+/* Room for @max names plus @extra probes the case adds itself. */
+static void kpc_names_take(struct kunit *test, struct kpc_names *n,
+			   unsigned int max, unsigned int extra)
+{
+	unsigned int i;
+
+	n->max = max;
+	n->pool_size = (size_t)max * 48;
+	n->kps = kpc_kvzalloc(test, (max + extra) * sizeof(*n->kps));
+	n->ptrs = kpc_kvzalloc(test, (max + extra) * sizeof(*n->ptrs));
+	n->addrs = kpc_kvzalloc(test, max * sizeof(*n->addrs));
+	n->pool = kpc_kvzalloc(test, n->pool_size);
+	KUNIT_ASSERT_TRUE(test, n->kps && n->ptrs && n->addrs && n->pool);
+	kallsyms_on_each_symbol(kpc_take_name, n);
+	for (i = n->nr; i < max + extra; i++)
+		n->ptrs[i] = &n->kps[i];
+}
+
+/*
+ * The batch's one walk of kallsyms finds, for every name, the address
+ * the one-by-one lookup gives: for names kallsyms lists more than once
+ * too (the walk keeps the first it meets, the lookup the first of its
+ * sorted names), and for a name the batch holds twice.  What the walk
+ * cannot give it leaves NULL, for the lookup one by one: a name not in
+ * the kernel image, an empty one, and a probe given by address.
+ */
+static void lookup_names_walk_matches_lookup(struct kunit *test)
+{
+	struct kpc_names n = { .every = 16 };
+	kprobe_opcode_t **found, *want;
+	unsigned int i, extra = 4, dups = 0, wrong = 0;
+
+	kpc_names_take(test, &n, kallsyms_num_syms / n.every + 1, extra);
+	KUNIT_ASSERT_GT(test, n.nr, 100);
+	n.kps[n.nr].symbol_name = n.kps[n.nr / 2].symbol_name;
+	n.kps[n.nr + 1].symbol_name = "kpc_no_such_function";
+	n.kps[n.nr + 2].symbol_name = "";
+	n.kps[n.nr + 3].symbol_name = "kpc_target";
+	n.kps[n.nr + 3].addr = (kprobe_opcode_t *)kpc_target;
+
+	found = kprobe_lookup_names(n.ptrs, n.nr + extra, true);
+	KUNIT_ASSERT_NOT_NULL(test, found);
+	for (i = 0; i < n.nr; i++) {
+		want = (kprobe_opcode_t *)kallsyms_lookup_name(n.kps[i].symbol_name);
+		if ((unsigned long)want != n.addrs[i])
+			dups++;
+		if (found[i] != want && wrong++ < KPC_NAMES_SHOWN)
+			kunit_info(test, "%s: walk %pS, lookup %pS\n",
+				   n.kps[i].symbol_name, found[i], want);
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_PTR_EQ(test, found[n.nr], found[n.nr / 2]);
+	KUNIT_EXPECT_NULL(test, found[n.nr + 1]);
+	KUNIT_EXPECT_NULL(test, found[n.nr + 2]);
+	KUNIT_EXPECT_NULL(test, found[n.nr + 3]);
+	kvfree(found);
+	/* Names listed twice, whose later symbol was taken: the ties were tried. */
+	kunit_info(test, "%u names, %u of them listed before at another address\n",
+		   n.nr, dups);
+	KUNIT_EXPECT_GT(test, dups, 0);
+}
+
+/*
+ * register_kprobes() of as many named probes as make the walk worth it
+ * (one for every 64 symbols, kprobes_addr.c): each gets the address a
+ * registration of its own gives it, and all come out again.  The probes
+ * start disabled, so no text is written.
+ */
+static void register_kprobes_many_names_resolve_each(struct kunit *test)
+{
+	struct kpc_names n = { .call_sites = true };
+	kprobe_opcode_t **want;
+	unsigned int i, max = kallsyms_num_syms / 64 + 1, wrong = 0;
+	bool on_entry;
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "probes on call sites need KPROBES_ON_FTRACE");
+	kpc_names_take(test, &n, max, 0);
+	if (n.nr < max)
+		kunit_skip(test, "only %u functions with call sites to probe", n.nr);
+
+	want = kpc_kvzalloc(test, n.nr * sizeof(*want));
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (i = 0; i < n.nr; i++) {
+		want[i] = kprobe_resolve_addr(NULL, n.kps[i].symbol_name, 0, &on_entry);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(want[i]));
+		n.kps[i].flags = KPROBE_FLAG_DISABLED;
+	}
+
+	KUNIT_ASSERT_EQ(test, register_kprobes(n.ptrs, n.nr), 0);
+	for (i = 0; i < n.nr; i++) {
+		if (n.kps[i].addr != want[i] && wrong++ < KPC_NAMES_SHOWN)
+			kunit_info(test, "%s: at %pS, alone at %pS\n",
+				   n.kps[i].symbol_name, n.kps[i].addr, want[i]);
+	}
+	kunit_info(test, "%u probes, %u at another address than alone\n",
+		   n.nr, wrong);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&n.kps[0]));
+	KUNIT_EXPECT_NOT_NULL(test, kpc_hashed(want[0]));
+	KUNIT_EXPECT_NOT_NULL(test, kpc_hashed(want[n.nr - 1]));
+	unregister_kprobes(n.ptrs, n.nr);
+	for (i = 0; i < n.nr; i++)
+		KUNIT_EXPECT_NULL(test, kpc_hashed(want[i]));
+}
+#endif /* KPC_HAS_NAME_WALK */
 
 #ifdef KPC_HAS_ARM_ALL
 static void kpc_noop(unsigned long ip, unsigned long parent_ip,
@@ -2782,6 +3024,10 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(register_kprobes_all_or_nothing),
 	KUNIT_CASE(register_kprobes_batch_hits_each_once),
 	KUNIT_CASE_PARAM(register_kprobes_batch_fails_whole, kpc_batch_refusal_gen_params),
+#ifdef KPC_HAS_NAME_WALK
+	KUNIT_CASE(lookup_names_walk_matches_lookup),
+	KUNIT_CASE(register_kprobes_many_names_resolve_each),
+#endif
 #ifdef KPC_HAS_ARM_ALL
 	KUNIT_CASE(arm_all_failure_leaves_no_site_hooked),
 #endif

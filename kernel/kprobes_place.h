@@ -26,6 +26,9 @@ void kprobe_blacklist_remove_module(struct module *mod);
 
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_func_entry);
+kprobe_opcode_t *kprobe_resolve_found(kprobe_opcode_t *sym_addr,
+				      unsigned long offset, bool *on_func_entry);
+kprobe_opcode_t **kprobe_lookup_names(struct kprobe **kps, int num, bool force);
 int kprobe_check_site(struct kprobe *p, struct module **modp);
 bool kprobe_site_alive(struct kprobe *p, struct module *mod);
 
