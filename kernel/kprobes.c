@@ -173,7 +173,12 @@ static void aggr_adopt(struct kprobe *ap, struct kprobe *p)
 
 /*
  * Make the freshly inserted lone probe @p an aggregate if a jump buffer
- * can be built for it, so that the optimizer may take it.
+ * can be built for it, so that the optimizer may take it.  A probe with
+ * a post_handler never may (the handler runs after the instruction, in
+ * the trap), and a lone probe keeps its handlers while it is registered:
+ * it is left alone, which spares it the buffer and the decoding of its
+ * whole function.  A probe without one joining it later makes the
+ * aggregate then (link_child()), buffer and all.
  */
 static void try_optimizable(struct kprobe *p)
 {
@@ -181,7 +186,8 @@ static void try_optimizable(struct kprobe *p)
 
 	lockdep_assert_held(&text_mutex);
 
-	if (!IS_ENABLED(CONFIG_OPTPROBES) || kprobe_ftrace(p))
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || kprobe_ftrace(p) ||
+	    p->post_handler)
 		return;
 
 	ap = kprobe_aggr_alloc(p);

@@ -25,10 +25,13 @@
  * costs an update of the call sites and a wait, so a batch collects the
  * sites of all its probes and changes each ops' filter once, with one
  * ftrace_set_filter_ips(), registering the ops after its filter is set
- * or unregistering it before its last sites go.  Breakpoints are still
- * written one by one by the arch, but under one hold of the text locks
- * for the whole batch.  The single-probe calls are kept for
- * enable_kprobe(), disable_kprobe() and the global switch.
+ * or unregistering it before its last sites go.  An arming batch queues
+ * its breakpoints too and hands them to the arch in one call
+ * (arch_arm_kprobes(), <linux/kprobe_batch.h>) before it lets go of the
+ * text locks, so that the CPUs are made to see new text once for all of
+ * them; disarming batches write each breakpoint back at once, as a probe
+ * leaves the table right after its disarm.  The single-probe calls are
+ * kept for enable_kprobe(), disable_kprobe() and the global switch.
  *
  * Rules: everything here runs under kprobe_mutex.  A probe's DISABLED
  * flag is the caller's business; kprobes_all_disarmed is this layer's.
@@ -40,6 +43,7 @@
 #include <linux/cpu.h>
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
+#include <linux/kprobe_batch.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/minmax.h>
@@ -300,12 +304,68 @@ int kprobe_ftrace_sync_ops(struct kprobe *ap)
 
 #endif /* CONFIG_KPROBES_ON_FTRACE */
 
-static void text_arm(struct kprobe *p)
+/**
+ * arch_arm_kprobes - put the breakpoints of several probes in place
+ * @ps: the probes, each prepared, in the table and not armed
+ * @n: how many
+ *
+ * What arch_arm_kprobe() does to each, with the work that can be shared
+ * done once; this default calls arch_arm_kprobe() on each.
+ *
+ * Context: cpus_read_lock() and text_mutex held.
+ */
+void __weak arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		arch_arm_kprobe(ps[i]);
+}
+
+/* Write the breakpoints @b queued (text locks held). */
+static void flush_bps(struct kprobe_batch *b)
+{
+	if (!b->nr_bps)
+		return;
+	arch_arm_kprobes(b->bps, b->nr_bps);
+	b->nr_bps = 0;
+}
+
+/*
+ * Queue @p's breakpoint in @b, allocating the queue (one entry per probe
+ * of the batch) on the first; false for a batch of one or without
+ * memory: the caller writes it at once.
+ */
+static bool queue_bp(struct kprobe_batch *b, struct kprobe *p)
+{
+	if (b->bps_room < 2)
+		return false;
+	if (!b->bps) {
+		b->bps = kvmalloc_array(b->bps_room, sizeof(*b->bps),
+					GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!b->bps) {
+			b->bps_room = 0;
+			return false;
+		}
+	}
+	if (b->nr_bps == b->bps_room)
+		flush_bps(b);
+	b->bps[b->nr_bps++] = p;
+	return true;
+}
+
+/*
+ * Arm @p's breakpoint: at once, or, in an arming batch @b with room for
+ * it, queued for flush_bps().  The optimizer only queues work of its own
+ * here, which waits for kprobe_mutex: it finds the breakpoint written.
+ */
+static void text_arm(struct kprobe *p, struct kprobe_batch *b)
 {
 	lockdep_assert_held(&text_mutex);
 
 	kprobe_opt_break_covering(p->addr);
-	arch_arm_kprobe(p);
+	if (!b || !queue_bp(b, p))
+		arch_arm_kprobe(p);
 	kprobe_opt_try(p);
 }
 
@@ -335,7 +395,7 @@ int kprobe_arm(struct kprobe *p)
 	if (!kprobe_ftrace(p)) {
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		text_arm(p);
+		text_arm(p, NULL);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 		return 0;
@@ -523,6 +583,7 @@ static int queue_site(struct kprobe_batch *b, kprobe_opcode_t *addr, bool back)
 	int ret;
 
 	if (b->head == b->tail) {
+		flush_bps(b);
 		text_unlock();
 		ret = apply_queue(b);
 		text_lock();
@@ -572,6 +633,9 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
 	b->tail = b->room;
 	b->kind = kind;
 	b->err = 0;
+	b->bps = NULL;
+	b->nr_bps = 0;
+	b->bps_room = kind == KPROBE_BATCH_ARM ? num : 0;
 	kprobe_opt_hold_kicks();
 	text_lock();
 }
@@ -594,7 +658,7 @@ int kprobe_batch_arm(struct kprobe_batch *b, struct kprobe *p)
 	lockdep_assert_held(&kprobe_mutex);
 
 	if (!kprobe_ftrace(p)) {
-		text_arm(p);
+		text_arm(p, b);
 		return 0;
 	}
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || kprobe_ftrace_dead())
@@ -658,6 +722,8 @@ static void batch_end(struct kprobe_batch *b)
 	if (b->ips != b->inline_ips)
 		kvfree(b->ips);
 	b->ips = NULL;
+	kvfree(b->bps);
+	b->bps = NULL;
 	kprobe_opt_release_kicks();
 }
 
@@ -683,6 +749,7 @@ int kprobe_batch_commit(struct kprobe_batch *b)
 {
 	int ret;
 
+	flush_bps(b);
 	text_unlock();
 	ret = apply_queue(b);
 	batch_end(b);
@@ -701,6 +768,8 @@ int kprobe_batch_commit(struct kprobe_batch *b)
  */
 void kprobe_batch_cancel(struct kprobe_batch *b)
 {
+	/* The queued breakpoints' probes are armed for the unregistration. */
+	flush_bps(b);
 	text_unlock();
 	if (b->kind == KPROBE_BATCH_ARM)
 		settle_queued(b->ips, b->head, false, false);

@@ -30,10 +30,13 @@ enum kprobe_batch_kind {
  *  - between start and commit the batch holds cpus_read_lock(),
  *    jump_label_lock() and text_mutex: its user may write text, and must
  *    not call into ftrace or take a lock that ftrace takes under them;
- *  - breakpoints are written at once; call sites are queued, at most one
- *    per probe of the batch, and applied by commit (or earlier, with the
- *    locks dropped for the time, when the queue is full because its
- *    array could not be allocated);
+ *  - an arming batch queues its breakpoints, written together by the
+ *    arch before the text locks are let go (commit, cancel, or a full
+ *    call-site queue); without memory for that queue, or in a batch of
+ *    one, each is written at once; the other batches write them at once;
+ *  - call sites are queued, at most one per probe of the batch, and
+ *    applied by commit (or earlier, with the locks dropped for the time,
+ *    when the queue is full because its array could not be allocated);
  *  - a register batch queues the top probes to arm (flagged
  *    KPROBE_FLAG_ARM_QUEUED, by address: an aggregate may take a queued
  *    probe's place, and then it is the one armed, with the ops its
@@ -56,6 +59,10 @@ enum kprobe_batch_kind {
  * @tail: first entry used at the back (@room when none)
  * @kind: what the batch does
  * @err: the first error of a disable batch's applied queues
+ * @bps: an arming batch's breakpoint probes not written yet, or NULL
+ *	 until the first
+ * @nr_bps: entries used in @bps
+ * @bps_room: entries @bps has (or will have), 0 where nothing is queued
  * @inline_ips: @ips of a small batch
  */
 struct kprobe_batch {
@@ -65,6 +72,9 @@ struct kprobe_batch {
 	unsigned int		tail;
 	enum kprobe_batch_kind	kind;
 	int			err;
+	struct kprobe		**bps;
+	unsigned int		nr_bps;
+	unsigned int		bps_room;
 	unsigned long		inline_ips[KPROBE_BATCH_INLINE];
 };
 

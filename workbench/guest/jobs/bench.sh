@@ -331,6 +331,7 @@ KPB=/sys/kernel/debug/wb_kprobe_bench
 KPL=/sys/kernel/debug/kprobes/list
 KPROBE_CALLS=${KPROBE_CALLS:-20000}
 KPROBES_BULK=${KPROBES_BULK:-10000}
+KPROBES_MID_BULK=${KPROBES_MID_BULK:-1000}
 kpb_base=		# the mid-function loop without a probe (ps), once found
 kpb() { echo "$*" > $KPB/ctl; }	# one command; fails with it
 kpb_get() { awk -v k="$1" '$1 == k { print $2 }' $KPB/result; }
@@ -442,7 +443,43 @@ kprobes_bulk() { # N
 	fi
 	echo "BENCH kprobes-register-$n $(($(kpb_get register_ns) / 1000)) us"
 	echo "BENCH kprobes-unregister-$n $(($(kpb_get unregister_ns) / 1000)) us"
+	kprobes_bulk_mid "$KPROBES_MID_BULK"
 	kpb clear
+}
+
+# The same with breakpoints: M probes (of the names handed in above),
+# each on the first instruction after its function's call site that
+# takes one, with a post_handler so that x86 optimizes none of them.
+kprobes_bulk_mid() { # M
+	m=$1
+	if ! kpb keepmid "$m"; then
+		echo "BENCH-ERROR kprobes-bulk-mid: trying the places failed"
+		return
+	fi
+	kept=$(kpb_get kept)
+	echo "kprobes: kept $kept breakpoint places of $(kpb_get tried) names tried"
+	# On x86 the optimizer's worker frees what the tried probes left
+	# (their aggregates' jump buffers) after a delay, waiting for grace
+	# periods under the slot cache's lock: let it finish first.
+	sleep 2
+	if [ "${kept:-0}" -lt "$m" ]; then
+		echo "BENCH-ERROR kprobes-bulk-mid: only $kept of $m functions took a breakpoint"
+		return
+	fi
+	before=$(wc -l < $KPL)
+	if ! kpb register; then
+		echo "BENCH-ERROR kprobes-bulk-mid: register_kprobes() failed: $(kpb_get register_err)"
+		return
+	fi
+	during=$(wc -l < $KPL)
+	kpb unregister
+	after=$(wc -l < $KPL)
+	if [ "$during" -ne $((before + m)) ] || [ "$after" -ne "$before" ]; then
+		echo "BENCH-ERROR kprobes-bulk-mid: kprobes/list had $before lines, $during registered, $after after"
+		return
+	fi
+	echo "BENCH kprobes-register-mid-$m $(($(kpb_get register_ns) / 1000)) us"
+	echo "BENCH kprobes-unregister-mid-$m $(($(kpb_get unregister_ns) / 1000)) us"
 }
 
 if ! want kprobes; then

@@ -6,8 +6,10 @@
 # probes chosen as bench.sh's kprobes_bulk() chooses them, or, with
 # "define", around one write of N kprobe event definitions to
 # kprobe_events (chosen as bench.sh's bulk_kprobes() does), or with
-# "enable" or "disable", around the write to their group's enable file.
-#   qemu.py ours kpreg FUNC1:FUNC2:... [N] [define|enable|disable]
+# "enable" or "disable", around the write to their group's enable file;
+# with "mid", around one register_kprobes() of N breakpoint probes placed
+# as bench.sh's kprobes_bulk_mid() places them.
+#   qemu.py ours kpreg FUNC1:FUNC2:... [N] [define|enable|disable|mid]
 T=/sys/kernel/tracing
 KPB=/sys/kernel/debug/wb_kprobe_bench
 funcs=$1
@@ -24,7 +26,10 @@ pick_kprobes() {
 		/tmp/kp-out /tmp/kp-all | head -n $((n * 2)) > /tmp/kp-cands
 	echo clear > $KPB/ctl
 	cat /tmp/kp-cands > $KPB/names
-	echo "keep $n" > $KPB/ctl || exit 1
+	keep=keep
+	[ "$what" = mid ] && keep=keepmid
+	echo "$keep $n" > $KPB/ctl || exit 1
+	sleep 2		# as bench.sh: the optimizer's cleanup of what was tried
 }
 
 pick_events() {
@@ -43,7 +48,7 @@ pick_events() {
 	echo "kpreg: $i definitions"
 }
 
-if [ "$what" != register ]; then
+if [ "$what" != register ] && [ "$what" != mid ]; then
 	pick_events
 	[ "$what" = define ] || cat /tmp/kp-defs > $T/kprobe_events
 	[ "$what" = disable ] && echo 1 > $T/events/wbbulk/enable
@@ -60,16 +65,16 @@ case $what in
 define)		cat /tmp/kp-defs > $T/kprobe_events ;;
 enable)		echo 1 > $T/events/wbbulk/enable ;;
 disable)	echo 0 > $T/events/wbbulk/enable ;;
-*)		echo register > $KPB/ctl ;;
+*)		echo register > $KPB/ctl || echo "kpreg: register failed" ;;
 esac
 echo 0 > $T/function_profile_enabled
-[ "$what" != register ] ||
+[ "$what" != register ] && [ "$what" != mid ] ||
 	echo "kpreg: register_ns $(awk '$1 == "register_ns" { print $2 }' $KPB/result)"
 for s in $T/trace_stat/function*; do
 	echo "kpreg: $s"
 	cat "$s"
 done
-if [ "$what" != register ]; then
+if [ "$what" != register ] && [ "$what" != mid ]; then
 	echo 0 > $T/events/wbbulk/enable
 	echo > $T/kprobe_events
 else

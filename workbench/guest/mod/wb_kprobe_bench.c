@@ -26,6 +26,11 @@
  *             keep N       try the names in order, each registered alone
  *                          and disabled (untimed), until N were accepted on
  *                          distinct addresses; unregister them in one call
+ *             keepmid N    the same, but each probe goes on the first
+ *                          offset from 1 on that takes a breakpoint probe
+ *                          (not a call site) with a post_handler: after
+ *                          the call site, an instruction of the body
+ *                          (the post_handler keeps x86's optimizer off)
  *             register     register_kprobes() of the kept names, armed,
  *                          in one call: register_ns
  *             unregister   unregister_kprobes() of them: unregister_ns
@@ -221,6 +226,7 @@ struct wb_kpb_bulk {
 	struct kprobe kp;
 	struct hlist_node node;		/* in wb_kpb_addrs, by address */
 	const char *name;		/* one of wb_kpb_names */
+	unsigned int off;		/* "keepmid": the probe's offset */
 };
 
 static struct wb_kpb_bulk *wb_kpb_bulk;
@@ -237,6 +243,11 @@ static notrace int wb_kpb_bulk_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	atomic_long_inc(&wb_kpb_bulk_hits);
 	return 0;
+}
+
+static notrace void wb_kpb_bulk_post(struct kprobe *p, struct pt_regs *regs,
+				     unsigned long flags)
+{
 }
 
 static int wb_kpb_add_name(void)
@@ -317,7 +328,10 @@ static void wb_kpb_bulk_describe(struct wb_kpb_bulk *b, bool disabled)
 {
 	memset(&b->kp, 0, sizeof(b->kp));
 	b->kp.symbol_name = b->name;
+	b->kp.offset = b->off;
 	b->kp.pre_handler = wb_kpb_bulk_pre;
+	if (b->off)
+		b->kp.post_handler = wb_kpb_bulk_post;
 	if (disabled)
 		b->kp.flags = KPROBE_FLAG_DISABLED;
 }
@@ -334,13 +348,39 @@ static bool wb_kpb_addr_kept(kprobe_opcode_t *addr)
 }
 
 /*
+ * Register @b alone and disabled: at its function's entry, or with @mid
+ * at the first offset that takes a breakpoint probe.  0 or an error.
+ */
+static int wb_kpb_try(struct wb_kpb_bulk *b, bool mid)
+{
+	unsigned int off;
+
+	b->off = 0;
+	if (!mid) {
+		wb_kpb_bulk_describe(b, true);
+		return register_kprobe(&b->kp);
+	}
+	for (off = 1; off <= WB_KPB_MAX_OFF; off++) {
+		b->off = off;
+		wb_kpb_bulk_describe(b, true);
+		if (register_kprobe(&b->kp))
+			continue;	/* not a boundary, or refused */
+		if (!(b->kp.flags & KPROBE_FLAG_FTRACE))
+			return 0;
+		unregister_kprobe(&b->kp);
+	}
+	b->off = 0;
+	return -ENOENT;
+}
+
+/*
  * Register the names in order, each alone and disabled (nothing is
  * patched), until @n were accepted on addresses not taken yet (two
  * names of one function, or one alias, would make an aggregate, not
  * two probes); then unregister the kept ones in one call, which waits
- * once.  What the core refused stays out.
+ * once.  What the core refused stays out.  @mid: "keepmid".
  */
-static int wb_kpb_keep(unsigned long n)
+static int wb_kpb_keep(unsigned long n, bool mid)
 {
 	struct wb_kpb_bulk *b;
 	unsigned int i;
@@ -369,9 +409,8 @@ static int wb_kpb_keep(unsigned long n)
 	for (i = 0; i < wb_kpb_nr_names && wb_kpb_kept < n; i++) {
 		b = &wb_kpb_bulk[wb_kpb_kept];
 		b->name = wb_kpb_names[i];
-		wb_kpb_bulk_describe(b, true);
 		wb_kpb_tried++;
-		if (register_kprobe(&b->kp)) {
+		if (wb_kpb_try(b, mid)) {
 			wb_kpb_refused++;
 		} else if (wb_kpb_addr_kept(b->kp.addr)) {
 			unregister_kprobe(&b->kp);
@@ -497,9 +536,9 @@ static int wb_kpb_command(const char *cmd, const char *arg)
 		err = wb_kpb_count_arg(arg, WB_KPB_MAX_CALLS, &n);
 		return err ? err : wb_kpb_time(n);
 	}
-	if (!strcmp(cmd, "keep")) {
+	if (!strcmp(cmd, "keep") || !strcmp(cmd, "keepmid")) {
 		err = wb_kpb_count_arg(arg, WB_KPB_MAX_NAMES, &n);
-		return err ? err : wb_kpb_keep(n);
+		return err ? err : wb_kpb_keep(n, !strcmp(cmd, "keepmid"));
 	}
 	if (!strcmp(cmd, "register") || !strcmp(cmd, "crowd"))
 		return wb_kpb_register(!strcmp(cmd, "crowd"));

@@ -3,9 +3,10 @@
  * arm64 kprobes: the breakpoint, the hit and what follows it.
  *
  * Arming a probe writes BRK #KPROBES_BRK_IMM over the probed instruction,
- * always through stop_machine: the architecture lets a running CPU see a
- * word change only between a few kinds of instruction, and the probed one
- * may be of any kind.  The BRK brings the CPU to kprobe_brk_handler(),
+ * always through stop_machine (one for all the probes of a core batch,
+ * arch_arm_kprobes()): the architecture lets a running CPU see a word
+ * change only between a few kinds of instruction, and the probed one may
+ * be of any kind.  The BRK brings the CPU to kprobe_brk_handler(),
  * which runs the pre_handler, then the instruction the BRK displaced,
  * then the post_handler.  decode-insn.c chose at registration how that
  * instruction runs:
@@ -68,10 +69,12 @@
 #include <linux/execmem.h>
 #include <linux/export.h>
 #include <linux/extable.h>
+#include <linux/kprobe_batch.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/set_memory.h>
+#include <linux/slab.h>
 
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>
@@ -192,6 +195,40 @@ static void __kprobes kp_rewrite(struct kprobe *p, u32 insn)
 void __kprobes arch_arm_kprobe(struct kprobe *p)
 {
 	kp_rewrite(p, BRK64_OPCODE_KPROBES);
+}
+
+/**
+ * arch_arm_kprobes - put the BRKs of several probes in place
+ * @ps: the probes, prepared and not armed
+ * @n: how many
+ *
+ * All of them under one stop_machine, where arch_arm_kprobe() takes one
+ * each; without memory for the lists, one by one.
+ *
+ * Context: cpus_read_lock() and text_mutex held.
+ */
+void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	void **addrs;
+	u32 *insns;
+	unsigned int i;
+
+	addrs = kvmalloc_array(n, sizeof(*addrs), GFP_KERNEL | __GFP_NOWARN);
+	insns = kvmalloc_array(n, sizeof(*insns), GFP_KERNEL | __GFP_NOWARN);
+	if (!addrs || !insns || n > INT_MAX) {
+		for (i = 0; i < n; i++)
+			arch_arm_kprobe(ps[i]);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		addrs[i] = ps[i]->addr;
+		insns[i] = BRK64_OPCODE_KPROBES;
+	}
+	WARN_ONCE(aarch64_insn_patch_text(addrs, insns, n),
+		  "kprobes: cannot write the text of %u probes\n", n);
+out:
+	kvfree(insns);
+	kvfree(addrs);
 }
 
 /**

@@ -45,10 +45,12 @@
  */
 #include <linux/entry-common.h>
 #include <linux/extable.h>
+#include <linux/kprobe_batch.h>
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
 #include <asm/ibt.h>
@@ -167,6 +169,73 @@ static void set_first_byte(struct kprobe *p, u8 was, u8 now)
 void arch_arm_kprobe(struct kprobe *p)
 {
 	set_first_byte(p, p->opcode, INT3_INSN_OPCODE);
+}
+
+/* The probes of one page whose int3 text_poke_custom() writes. */
+struct kp_page_arm {
+	struct kprobe	**ps;
+	unsigned int	n;
+};
+
+/*
+ * @text is the writable alias of the first probe's address.  Like the
+ * call-site batch's writer (ftrace_batch.c), not instrumented: the alias
+ * is in the poking mm, which has no KASAN shadow.
+ */
+static void __no_sanitize_address kp_page_fill(void *text, const void *arg,
+					       size_t len)
+{
+	const struct kp_page_arm *w = arg;
+	unsigned long first = (unsigned long)w->ps[0]->addr;
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		((u8 *)text)[(unsigned long)w->ps[i]->addr - first] = INT3_INSN_OPCODE;
+}
+
+static int kp_cmp_addr(const void *a, const void *b)
+{
+	unsigned long x = (unsigned long)(*(struct kprobe * const *)a)->addr;
+	unsigned long y = (unsigned long)(*(struct kprobe * const *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * arch_arm_kprobes() - put the int3s of several probes in place
+ * @ps: the probes, prepared and not armed; reordered by address
+ * @n: how many
+ *
+ * The probes of one page are written under one mapping of it, and every
+ * CPU is made to see the new bytes once for all (one text_poke_sync()
+ * where arch_arm_kprobe() makes one each).  Each int3 is one byte over
+ * the first byte of an instruction, so a CPU sees the old instruction or
+ * the int3, never a mix, whichever order the writes reach it in.
+ *
+ * Context: text_mutex held.
+ */
+void arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	u8 int3 = INT3_INSN_OPCODE;
+	struct kp_page_arm w;
+	unsigned long first;
+	unsigned int i, j;
+
+	sort(ps, n, sizeof(*ps), kp_cmp_addr, NULL);
+	for (i = 0; i < n; i = j) {
+		first = (unsigned long)ps[i]->addr;
+		for (j = i + 1; j < n; j++) {
+			if (((unsigned long)ps[j]->addr ^ first) & PAGE_MASK)
+				break;
+		}
+		w.ps = ps + i;
+		w.n = j - i;
+		text_poke_custom(kp_page_fill, ps[i]->addr, &w,
+				 (unsigned long)ps[j - 1]->addr - first + 1);
+	}
+	text_poke_sync();
+	for (i = 0; i < n; i++)
+		perf_event_text_poke(ps[i]->addr, &ps[i]->opcode, 1, &int3, 1);
 }
 
 /**
