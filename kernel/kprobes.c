@@ -375,7 +375,8 @@ static int check_probe(struct kprobe *p, kprobe_opcode_t *sym_addr,
 	bool on_entry;
 
 	*modp = NULL;
-	if (sym_addr)
+	/* Not for the same struct twice in an array: its ->addr is set now. */
+	if (sym_addr && !p->addr)
 		addr = kprobe_resolve_found(sym_addr, p->offset, &on_entry);
 	else
 		addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,

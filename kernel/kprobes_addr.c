@@ -220,11 +220,13 @@ kprobe_opcode_t **kprobe_lookup_names(struct kprobe **kps, int num, bool force)
 		return NULL;
 
 	w.bits = ilog2(roundup_pow_of_two(num)) + 1;
-	w.found = kvcalloc(num, sizeof(*w.found), GFP_KERNEL);
-	w.hashlen = kvmalloc_array(num, sizeof(*w.hashlen), GFP_KERNEL);
-	w.next = kvmalloc_array(num, sizeof(*w.next), GFP_KERNEL);
-	dup = kvmalloc_array(num, sizeof(*dup), GFP_KERNEL);
-	w.head = kvmalloc_array(1U << w.bits, sizeof(*w.head), GFP_KERNEL);
+	w.found = kvcalloc(num, sizeof(*w.found), GFP_KERNEL | __GFP_NOWARN);
+	w.hashlen = kvmalloc_array(num, sizeof(*w.hashlen),
+				   GFP_KERNEL | __GFP_NOWARN);
+	w.next = kvmalloc_array(num, sizeof(*w.next), GFP_KERNEL | __GFP_NOWARN);
+	dup = kvmalloc_array(num, sizeof(*dup), GFP_KERNEL | __GFP_NOWARN);
+	w.head = kvmalloc_array(1U << w.bits, sizeof(*w.head),
+				GFP_KERNEL | __GFP_NOWARN);
 	if (!w.found || !w.hashlen || !w.next || !dup || !w.head) {
 		kvfree(w.found);
 		w.found = NULL;
@@ -278,11 +280,13 @@ static bool in_cfi_preamble(unsigned long addr)
 
 /*
  * Is @addr the place of another kind of trap or patched code?  A
- * function-hook call site (@call_site) is an instruction the compiler
- * emitted for the hook core, listed at build time and checked when the
- * core took the site in: it is no BUG() trap, jump label or static call,
- * and it lies in a function's body, past any preamble.  So there only
- * the blacklist and the gate area are asked.  That spares a
+ * function-hook call site (@call_site) is the call the compiler emitted
+ * for the hook core (x86: "call __fentry__" at the entry or after its
+ * ENDBR; arm64: the BL slot of the patchable entry), found at build time
+ * in the function's body, never in a preamble, and no BUG() trap, jump
+ * label or static call.  A probe there writes no text of its own either:
+ * it is armed through the hook core's ftrace_ops.  So there only the
+ * blacklist and the gate area are asked.  That spares a
  * batch of entry probes a walk of the whole bug table and a symbol name
  * lookup per probe, which were most of a register_kprobes() of
  * thousands of functions.

@@ -322,12 +322,23 @@ void __weak arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 		arch_arm_kprobe(ps[i]);
 }
 
-/* Write the breakpoints @b queued (text locks held). */
+/*
+ * Write the breakpoints @b queued (text locks held).  What is armed is
+ * the top probe at each queued address now: an aggregate may have taken
+ * a queued probe's place since (try_optimizable(), a probe joining it).
+ */
 static void flush_bps(struct kprobe_batch *b)
 {
-	if (!b->nr_bps)
-		return;
-	arch_arm_kprobes(b->bps, b->nr_bps);
+	unsigned int i, n = 0;
+	struct kprobe *top;
+
+	for (i = 0; i < b->nr_bps; i++) {
+		top = get_kprobe(b->bps[i]->addr);
+		if (!WARN_ON_ONCE(!top))
+			b->bps[n++] = top;
+	}
+	if (n)
+		arch_arm_kprobes(b->bps, n);
 	b->nr_bps = 0;
 }
 

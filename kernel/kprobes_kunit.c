@@ -917,16 +917,15 @@ static const char *kpc_arch_sym(struct kunit *test, const char *x86_64,
 /* The address of kpc_warner()'s BUG() trap; the case skips without one. */
 static unsigned long kpc_bug_site(struct kunit *test)
 {
-#ifdef CONFIG_GENERIC_BUG
 	unsigned long start = (unsigned long)kpc_warner;
 	unsigned long size, offset, a;
 
+	/* Without GENERIC_BUG, find_bug() finds nothing: the case skips. */
 	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size, &offset));
 	for (a = start; a < start + size; a++) {
 		if (find_bug(a))
 			return a;
 	}
-#endif
 	kunit_skip(test, "kpc_warner() has no BUG() trap in the bug table");
 	return 0;
 }
@@ -1712,8 +1711,9 @@ static void lookup_names_walk_matches_lookup(struct kunit *test)
 /*
  * register_kprobes() of as many named probes as make the walk worth it
  * (one for every 64 symbols, kprobes_addr.c): each gets the address a
- * registration of its own gives it, and all come out again.  The probes
- * start disabled, so no text is written.
+ * registration of its own gives it, and all come out again; with one
+ * probe given twice, the array is refused whole.  The probes start
+ * disabled, so no text is written.
  */
 static void register_kprobes_many_names_resolve_each(struct kunit *test)
 {
@@ -1750,6 +1750,19 @@ static void register_kprobes_many_names_resolve_each(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, kpc_hashed(want[n.nr - 1]));
 	unregister_kprobes(n.ptrs, n.nr);
 	for (i = 0; i < n.nr; i++)
+		KUNIT_EXPECT_NULL(test, kpc_hashed(want[i]));
+
+	/*
+	 * One struct twice in such an array: refused with -EINVAL when its
+	 * second turn finds its address set, as one by one, and none in.
+	 */
+	for (i = 0; i < n.nr; i++) {
+		n.kps[i].addr = NULL;
+		n.kps[i].flags = KPROBE_FLAG_DISABLED;
+	}
+	n.ptrs[n.nr - 1] = &n.kps[0];
+	KUNIT_EXPECT_EQ(test, register_kprobes(n.ptrs, n.nr), -EINVAL);
+	for (i = 0; i < n.nr - 1; i++)
 		KUNIT_EXPECT_NULL(test, kpc_hashed(want[i]));
 }
 #endif /* KPC_HAS_NAME_WALK */

@@ -197,38 +197,45 @@ void __kprobes arch_arm_kprobe(struct kprobe *p)
 	kp_rewrite(p, BRK64_OPCODE_KPROBES);
 }
 
+/*
+ * BRKs written under one stop_machine: every other CPU spins with
+ * interrupts off while each is mapped, written and cleaned to the point
+ * of unification, a few microseconds apiece.
+ */
+#define KP_BRKS_PER_STOP	256
+
 /**
  * arch_arm_kprobes - put the BRKs of several probes in place
  * @ps: the probes, prepared and not armed
  * @n: how many
  *
- * All of them under one stop_machine, where arch_arm_kprobe() takes one
- * each; without memory for the lists, one by one.
+ * Up to KP_BRKS_PER_STOP of them under one stop_machine, where
+ * arch_arm_kprobe() takes one each.  A group whose write fails part way
+ * is written again one by one, each failure warned about as
+ * arch_arm_kprobe() does; so is every probe without memory for a group.
  *
  * Context: cpus_read_lock() and text_mutex held.
  */
 void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 {
-	void **addrs;
+	void *addrs[KP_BRKS_PER_STOP];
 	u32 *insns;
-	unsigned int i;
+	unsigned int i, k, m;
 
-	addrs = kvmalloc_array(n, sizeof(*addrs), GFP_KERNEL | __GFP_NOWARN);
-	insns = kvmalloc_array(n, sizeof(*insns), GFP_KERNEL | __GFP_NOWARN);
-	if (!addrs || !insns || n > INT_MAX) {
-		for (i = 0; i < n; i++)
-			arch_arm_kprobe(ps[i]);
-		goto out;
+	insns = kmalloc_array(KP_BRKS_PER_STOP, sizeof(*insns),
+			      GFP_KERNEL | __GFP_NOWARN);
+	for (i = 0; i < n; i += m) {
+		m = min(n - i, KP_BRKS_PER_STOP);
+		for (k = 0; insns && k < m; k++) {
+			addrs[k] = ps[i + k]->addr;
+			insns[k] = BRK64_OPCODE_KPROBES;
+		}
+		if (insns && !aarch64_insn_patch_text(addrs, insns, m))
+			continue;
+		for (k = 0; k < m; k++)
+			arch_arm_kprobe(ps[i + k]);
 	}
-	for (i = 0; i < n; i++) {
-		addrs[i] = ps[i]->addr;
-		insns[i] = BRK64_OPCODE_KPROBES;
-	}
-	WARN_ONCE(aarch64_insn_patch_text(addrs, insns, n),
-		  "kprobes: cannot write the text of %u probes\n", n);
-out:
-	kvfree(insns);
-	kvfree(addrs);
+	kfree(insns);
 }
 
 /**

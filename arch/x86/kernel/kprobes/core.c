@@ -192,6 +192,8 @@ static void __no_sanitize_address kp_page_fill(void *text, const void *arg,
 	for (i = 0; i < w->n; i++)
 		((u8 *)text)[(unsigned long)w->ps[i]->addr - first] = INT3_INSN_OPCODE;
 }
+/* It runs with interrupts off and the poking mm loaded: no int3 in it. */
+NOKPROBE_SYMBOL(kp_page_fill);
 
 static int kp_cmp_addr(const void *a, const void *b)
 {
