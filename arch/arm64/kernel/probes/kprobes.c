@@ -218,24 +218,29 @@ void __kprobes arch_arm_kprobe(struct kprobe *p)
  */
 void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 {
-	void *addrs[KP_BRKS_PER_STOP];
+	bool lists;
+	void **addrs;
 	u32 *insns;
 	unsigned int i, k, m;
 
+	addrs = kmalloc_array(KP_BRKS_PER_STOP, sizeof(*addrs),
+			      GFP_KERNEL | __GFP_NOWARN);
 	insns = kmalloc_array(KP_BRKS_PER_STOP, sizeof(*insns),
 			      GFP_KERNEL | __GFP_NOWARN);
+	lists = addrs && insns;
 	for (i = 0; i < n; i += m) {
 		m = min(n - i, KP_BRKS_PER_STOP);
-		for (k = 0; insns && k < m; k++) {
+		for (k = 0; lists && k < m; k++) {
 			addrs[k] = ps[i + k]->addr;
 			insns[k] = BRK64_OPCODE_KPROBES;
 		}
-		if (insns && !aarch64_insn_patch_text(addrs, insns, m))
+		if (lists && !aarch64_insn_patch_text(addrs, insns, m))
 			continue;
 		for (k = 0; k < m; k++)
 			arch_arm_kprobe(ps[i + k]);
 	}
 	kfree(insns);
+	kfree(addrs);
 }
 
 /**
