@@ -392,6 +392,26 @@ kprobes_mid() {
 	kpb_mid_hit kprobe-mid-post-hit post "$base"
 }
 
+# register_kprobes() of the kept probes, then unregister_kprobes(), each
+# timed by the module; kprobes/list must grow by N and shrink back.  The
+# rows are kprobes-register-WHAT and kprobes-unregister-WHAT.
+kpb_bulk_rows() { # WHAT N
+	before=$(wc -l < $KPL)
+	if ! kpb register; then
+		echo "BENCH-ERROR kprobes-register-$1: register_kprobes() failed: $(kpb_get register_err)"
+		return 1
+	fi
+	during=$(wc -l < $KPL)
+	kpb unregister
+	after=$(wc -l < $KPL)
+	if [ "$during" -ne $((before + $2)) ] || [ "$after" -ne "$before" ]; then
+		echo "BENCH-ERROR kprobes-register-$1: kprobes/list had $before lines, $during registered, $after after"
+		return 1
+	fi
+	echo "BENCH kprobes-register-$1 $(($(kpb_get register_ns) / 1000)) us"
+	echo "BENCH kprobes-unregister-$1 $(($(kpb_get unregister_ns) / 1000)) us"
+}
+
 kprobes_bulk() { # N
 	n=$1
 	grep -v '[[:space:]]' $T/available_filter_functions |
@@ -429,21 +449,7 @@ kprobes_bulk() { # N
 			echo "BENCH-ERROR kprobe-mid-post-hit-among-$n: register_kprobes() failed: $(kpb_get register_err)"
 		fi
 	fi
-	before=$(wc -l < $KPL)
-	if ! kpb register; then
-		echo "BENCH-ERROR kprobes-bulk: register_kprobes() failed: $(kpb_get register_err)"
-		return
-	fi
-	during=$(wc -l < $KPL)
-	kpb unregister
-	after=$(wc -l < $KPL)
-	if [ "$during" -ne $((before + n)) ] || [ "$after" -ne "$before" ]; then
-		echo "BENCH-ERROR kprobes-bulk: kprobes/list had $before lines, $during registered, $after after"
-		return
-	fi
-	echo "BENCH kprobes-register-$n $(($(kpb_get register_ns) / 1000)) us"
-	echo "BENCH kprobes-unregister-$n $(($(kpb_get unregister_ns) / 1000)) us"
-	kprobes_bulk_mid "$KPROBES_MID_BULK"
+	kpb_bulk_rows "$n" "$n" && kprobes_bulk_mid "$KPROBES_MID_BULK"
 	kpb clear
 }
 
@@ -466,20 +472,7 @@ kprobes_bulk_mid() { # M
 		echo "BENCH-ERROR kprobes-bulk-mid: only $kept of $m functions took a breakpoint"
 		return
 	fi
-	before=$(wc -l < $KPL)
-	if ! kpb register; then
-		echo "BENCH-ERROR kprobes-bulk-mid: register_kprobes() failed: $(kpb_get register_err)"
-		return
-	fi
-	during=$(wc -l < $KPL)
-	kpb unregister
-	after=$(wc -l < $KPL)
-	if [ "$during" -ne $((before + m)) ] || [ "$after" -ne "$before" ]; then
-		echo "BENCH-ERROR kprobes-bulk-mid: kprobes/list had $before lines, $during registered, $after after"
-		return
-	fi
-	echo "BENCH kprobes-register-mid-$m $(($(kpb_get register_ns) / 1000)) us"
-	echo "BENCH kprobes-unregister-mid-$m $(($(kpb_get unregister_ns) / 1000)) us"
+	kpb_bulk_rows "mid-$m" "$m"
 }
 
 if ! want kprobes; then
