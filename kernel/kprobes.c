@@ -25,7 +25,9 @@
  * Batches: register_kprobes() checks every probe first (address,
  * blacklist, module), then puts them all in under one kprobe_mutex hold
  * as one batch of kprobes_arm.c (a single probe is a batch of one);
- * unregister_kprobes() takes them out the same way.  A batch that fails
+ * unregister_kprobes() takes them out the same way, in two passes: every
+ * probe is disabled first and the breakpoints that go are taken out of
+ * the text together, then the probes leave the table.  A batch that fails
  * is undone before kprobe_mutex is dropped.  enable_kprobes() and
  * disable_kprobes() switch an array of registered probes on or off in
  * one batch, probe by probe as enable_kprobe() and disable_kprobe() do
@@ -419,6 +421,8 @@ static void unregister_locked(struct kprobe **kps, int num)
 	int i;
 
 	kprobe_batch_start(&b, num, KPROBE_BATCH_REMOVE);
+	for (i = 0; i < num; i++)
+		kprobe_unregister_disarm(kps[i], &b);
 	for (i = 0; i < num; i++) {
 		if (kprobe_unregister_begin(kps[i], &b) < 0)
 			kps[i]->addr = NULL;
@@ -866,6 +870,26 @@ int enable_kprobes(struct kprobe **kps, int num)
 /* --- unregistration --- */
 
 /**
+ * kprobe_unregister_disarm - disable a probe about to be unregistered
+ * @p: the probe (nothing is done if it is not registered)
+ * @b: the unregister batch it will be taken out in
+ *
+ * The first pass of an unregister batch: called on every probe of the
+ * batch before kprobe_unregister_begin() is called on any, it queues the
+ * breakpoints that go, so that the batch takes them all out of the text
+ * together before the first probe leaves the table.  Optional: without
+ * it, kprobe_unregister_begin() disables @p itself, and its breakpoint
+ * goes at once.
+ *
+ * Context: kprobe_mutex held, inside @b.
+ */
+void kprobe_unregister_disarm(struct kprobe *p, struct kprobe_batch *b)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	disable_locked(p, b);
+}
+
+/**
  * kprobe_unregister_begin - take a probe out, before the grace period
  * @p: the probe
  * @b: the unregister batch it is taken out in
@@ -889,6 +913,8 @@ int kprobe_unregister_begin(struct kprobe *p, struct kprobe_batch *b)
 	ap = disable_locked(p, b);
 	if (IS_ERR(ap))
 		return PTR_ERR(ap);
+	/* No breakpoint may outlive its probe's place in the table. */
+	kprobe_batch_flush(b);
 
 	if (ap == p) {
 		kprobe_table_remove(p);

@@ -29,9 +29,10 @@
  * its breakpoints too and hands them to the arch in one call
  * (arch_arm_kprobes(), <linux/kprobe_batch.h>) before it lets go of the
  * text locks, so that the CPUs are made to see new text once for all of
- * them; disarming batches write each breakpoint back at once, as a probe
- * leaves the table right after its disarm.  The single-probe calls are
- * kept for enable_kprobe(), disable_kprobe() and the global switch.
+ * them; disarming batches queue the breakpoints they take out the same
+ * way, and their user flushes the queue (kprobe_batch_flush()) before it
+ * takes any probe out of the table.  The single-probe calls are kept for
+ * enable_kprobe(), disable_kprobe() and the global switch.
  *
  * Rules: everything here runs under kprobe_mutex.  A probe's DISABLED
  * flag is the caller's business; kprobes_all_disarmed is this layer's.
@@ -322,16 +323,45 @@ void __weak arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 		arch_arm_kprobe(ps[i]);
 }
 
+/**
+ * arch_disarm_kprobes - take the breakpoints of several probes out
+ * @ps: armed probes, all still in the table
+ * @n: how many
+ *
+ * What arch_disarm_kprobe() does to each, with the work that can be
+ * shared done once; this default calls arch_disarm_kprobe() on each.  On
+ * return no CPU fetches any of the breakpoints again, and none is still
+ * handling one it took.
+ *
+ * Context: cpus_read_lock() and text_mutex held.
+ */
+void __weak arch_disarm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		arch_disarm_kprobe(ps[i]);
+}
+
 /*
- * Write the breakpoints @b queued (text locks held).  What is armed is
- * the top probe at each queued address now: an aggregate may have taken
- * a queued probe's place since (try_optimizable(), a probe joining it).
+ * Write or take out the breakpoints @b queued (text locks held).  What an
+ * arming batch arms is the top probe at each queued address now: an
+ * aggregate may have taken a queued probe's place since
+ * (try_optimizable(), a probe joining it).  A disarming batch queued top
+ * probes that stay in the table until this is done.
  */
 static void flush_bps(struct kprobe_batch *b)
 {
 	unsigned int i, n = 0;
 	struct kprobe *top;
 
+	if (!b->nr_bps)
+		return;
+	if (b->kind != KPROBE_BATCH_ARM) {
+		arch_disarm_kprobes(b->bps, b->nr_bps);
+		b->nr_bps = 0;
+		return;
+	}
 	for (i = 0; i < b->nr_bps; i++) {
 		top = get_kprobe(b->bps[i]->addr);
 		if (!WARN_ON_ONCE(!top))
@@ -380,14 +410,20 @@ static void text_arm(struct kprobe *p, struct kprobe_batch *b)
 	kprobe_opt_try(p);
 }
 
-static void text_disarm(struct kprobe *p, bool reopt)
+/*
+ * Disarm @p's breakpoint: at once, or queued in the disarming batch @b.
+ * A neighbour's jump that it blocked is only queued for the optimizer,
+ * which runs after the batch: it finds the breakpoint gone.
+ */
+static void text_disarm(struct kprobe *p, bool reopt, struct kprobe_batch *b)
 {
 	lockdep_assert_held(&text_mutex);
 
 	/* A jump the worker must still take out: it disarms after that. */
 	if (kprobe_opt_cancel(p, kprobes_all_disarmed))
 		return;
-	arch_disarm_kprobe(p);
+	if (!b || !queue_bp(b, p))
+		arch_disarm_kprobe(p);
 	if (reopt)
 		kprobe_opt_retry_covering(p->addr);
 }
@@ -434,7 +470,7 @@ int kprobe_disarm(struct kprobe *p, bool reopt)
 	if (!kprobe_ftrace(p)) {
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		text_disarm(p, reopt);
+		text_disarm(p, reopt, NULL);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 		return 0;
@@ -646,7 +682,7 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
 	b->err = 0;
 	b->bps = NULL;
 	b->nr_bps = 0;
-	b->bps_room = kind == KPROBE_BATCH_ARM ? num : 0;
+	b->bps_room = num;
 	kprobe_opt_hold_kicks();
 	text_lock();
 }
@@ -704,10 +740,11 @@ int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap)
  * @p: a top probe, armed
  * @reopt: as for kprobe_disarm()
  *
- * A breakpoint is taken out now (or left to the optimizer, as
- * kprobe_disarm() says); a call site stays armed until the batch
- * commits, so @p must be out of the table, or DISABLED, before then: a
- * hit that finds neither runs nothing.
+ * A breakpoint is queued to be taken out (or left to the optimizer, as
+ * kprobe_disarm() says): @p must stay in the table until the batch is
+ * flushed.  A call site stays armed until the batch commits, so @p must
+ * be out of the table, or DISABLED, before then: a hit that finds
+ * neither runs nothing.
  *
  * Context: inside @b.
  */
@@ -718,7 +755,7 @@ void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt)
 	lockdep_assert_held(&kprobe_mutex);
 
 	if (!kprobe_ftrace(p)) {
-		text_disarm(p, reopt);
+		text_disarm(p, reopt, b);
 		return;
 	}
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || kprobe_ftrace_dead())
@@ -726,6 +763,21 @@ void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt)
 	p->flags &= ~KPROBE_FLAG_ARMED_IPMODIFY;
 	/* Queued whatever applying a full queue met (kept in @b->err). */
 	queue_site(b, p->addr, ipmodify);
+}
+
+/**
+ * kprobe_batch_flush - write or take out the breakpoints queued so far
+ * @b: the batch
+ *
+ * An unregister batch flushes before it takes any probe out of the table:
+ * a breakpoint still in the text must find its probe.
+ *
+ * Context: inside @b.
+ */
+void kprobe_batch_flush(struct kprobe_batch *b)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	flush_bps(b);
 }
 
 static void batch_end(struct kprobe_batch *b)

@@ -30,10 +30,13 @@ enum kprobe_batch_kind {
  *  - between start and commit the batch holds cpus_read_lock(),
  *    jump_label_lock() and text_mutex: its user may write text, and must
  *    not call into ftrace or take a lock that ftrace takes under them;
- *  - an arming batch queues its breakpoints, written together by the
- *    arch before the text locks are let go (commit, cancel, or a full
- *    call-site queue); without memory for that queue, or in a batch of
- *    one, each is written at once; the other batches write them at once;
+ *  - a batch queues the breakpoints it writes or takes out, handed
+ *    together to the arch before the text locks are let go (commit,
+ *    cancel, or a full call-site queue) or when its user asks
+ *    (kprobe_batch_flush()); without memory for that queue, or in a
+ *    batch of one, each is written at once;
+ *  - a probe whose breakpoint is queued to go stays in the table until
+ *    the queue is flushed (kprobe_unregister_begin() flushes first);
  *  - call sites are queued, at most one per probe of the batch, and
  *    applied by commit (or earlier, with the locks dropped for the time,
  *    when the queue is full because its array could not be allocated);
@@ -59,8 +62,8 @@ enum kprobe_batch_kind {
  * @tail: first entry used at the back (@room when none)
  * @kind: what the batch does
  * @err: the first error of a disable batch's applied queues
- * @bps: an arming batch's breakpoint probes not written yet, or NULL
- *	 until the first
+ * @bps: the breakpoint probes whose breakpoint is not written (arming)
+ *	 or not taken out (the others) yet, or NULL until the first
  * @nr_bps: entries used in @bps
  * @bps_room: entries @bps has (or will have), 0 where nothing is queued
  * @inline_ips: @ips of a small batch
@@ -90,6 +93,7 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
 int kprobe_batch_arm(struct kprobe_batch *b, struct kprobe *p);
 int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap);
 void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt);
+void kprobe_batch_flush(struct kprobe_batch *b);
 int kprobe_batch_commit(struct kprobe_batch *b);
 void kprobe_batch_cancel(struct kprobe_batch *b);
 

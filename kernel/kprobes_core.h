@@ -10,6 +10,7 @@
 
 /* --- core (kprobes.c), for the users --- */
 
+void kprobe_unregister_disarm(struct kprobe *p, struct kprobe_batch *b);
 int kprobe_unregister_begin(struct kprobe *p, struct kprobe_batch *b);
 void kprobe_unregister_finish(struct kprobe *p);
 bool kprobe_is_registered(struct kprobe *p);

@@ -1709,6 +1709,123 @@ static void lookup_names_walk_matches_lookup(struct kunit *test)
 }
 
 /*
+ * A kthread that calls the batch's notrace targets (breakpoint probes on
+ * their entries) round after round, counting the rounds and any wrong
+ * result, until it is stopped.
+ */
+struct kpc_hammer {
+	struct task_struct	*task;
+	atomic_long_t		rounds;
+	atomic_long_t		wrong;
+};
+
+static atomic_long_t kpc_hammer_hits;
+
+static int kpc_hammer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_long_inc(&kpc_hammer_hits);
+	return 0;
+}
+
+static int kpc_hammer_fn(void *arg)
+{
+	struct kpc_hammer *h = arg;
+	long x = 0;
+	int i;
+
+	while (!kthread_should_stop()) {
+		for (i = KPC_BATCH_HALF; i < KPC_BATCH; i++) {
+			if (kpc_batch_fn(i)(x) != KPC_BATCH_RESULT(i, x))
+				atomic_long_inc(&h->wrong);
+		}
+		atomic_long_inc(&h->rounds);
+		/*
+		 * A sleep now and then: the optimizer's RCU-tasks wait needs
+		 * this task to switch out by itself.
+		 */
+		if (!(++x % 64))
+			usleep_range(50, 100);
+	}
+	return 0;
+}
+
+static void kpc_hammer_stop(void *arg)
+{
+	struct kpc_hammer *h = arg;
+
+	kthread_stop(h->task);
+}
+
+/* Wait until the hammer has made @n more rounds; false after KPC_WAIT. */
+static bool kpc_hammer_wait(struct kpc_hammer *h, long n)
+{
+	long until = atomic_long_read(&h->rounds) + n;
+	unsigned long timeout = jiffies + KPC_WAIT;
+
+	while (atomic_long_read(&h->rounds) < until) {
+		if (time_after(jiffies, timeout))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+#define KPC_HAMMER_ROUNDS	20
+
+/*
+ * unregister_kprobes() of a batch of breakpoint probes while another CPU
+ * keeps running into them: their breakpoints leave the text together,
+ * before any probe leaves the table, so a CPU never meets a breakpoint
+ * without its probe (that would be a fatal trap); every call returns
+ * its result, the probes hit while registered, and not once after the
+ * call returns.
+ */
+static void unregister_kprobes_batch_while_hit(struct kunit *test)
+{
+	struct kprobe *kp, **kps;
+	struct kpc_hammer *h;
+	long hits;
+	int round, i, ret;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to run the probed functions");
+
+	kp = kunit_kcalloc(test, KPC_BATCH_HALF, sizeof(*kp), GFP_KERNEL);
+	kps = kunit_kcalloc(test, KPC_BATCH_HALF, sizeof(*kps), GFP_KERNEL);
+	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->task = kthread_run(kpc_hammer_fn, h, "kpc_hammer");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(h->task));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kpc_hammer_stop, h), 0);
+
+	for (round = 0; round < KPC_HAMMER_ROUNDS; round++) {
+		memset(kp, 0, KPC_BATCH_HALF * sizeof(*kp));
+		for (i = 0; i < KPC_BATCH_HALF; i++) {
+			kp[i].addr = (kprobe_opcode_t *)kpc_batch_fn(KPC_BATCH_HALF + i);
+			kp[i].pre_handler = kpc_hammer_pre;
+			kps[i] = &kp[i];
+		}
+		hits = atomic_long_read(&kpc_hammer_hits);
+		ret = register_kprobes(kps, KPC_BATCH_HALF);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "round %d", round);
+		for (i = 0; i < KPC_BATCH_HALF; i++)
+			KUNIT_EXPECT_FALSE(test, kprobe_ftrace(kps[i]));
+		KUNIT_EXPECT_TRUE(test, kpc_hammer_wait(h, 2));
+		unregister_kprobes(kps, KPC_BATCH_HALF);
+		KUNIT_EXPECT_GT_MSG(test, atomic_long_read(&kpc_hammer_hits), hits,
+				    "round %d", round);
+
+		hits = atomic_long_read(&kpc_hammer_hits);
+		KUNIT_EXPECT_TRUE(test, kpc_hammer_wait(h, 2));
+		KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&kpc_hammer_hits), hits,
+				    "round %d: a hit after unregister_kprobes()", round);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&h->wrong), 0);
+}
+
+/*
  * register_kprobes() of as many named probes as make the walk worth it
  * (one for every 64 symbols, kprobes_addr.c): each gets the address a
  * registration of its own gives it, and all come out again; with one
@@ -3040,6 +3157,7 @@ static struct kunit_case kpc_cases[] = {
 #ifdef KPC_HAS_NAME_WALK
 	KUNIT_CASE(lookup_names_walk_matches_lookup),
 	KUNIT_CASE(register_kprobes_many_names_resolve_each),
+	KUNIT_CASE(unregister_kprobes_batch_while_hit),
 #endif
 #ifdef KPC_HAS_ARM_ALL
 	KUNIT_CASE(arm_all_failure_leaves_no_site_hooked),

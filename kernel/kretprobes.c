@@ -276,6 +276,8 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 
 	scoped_guard(mutex, &kprobe_mutex) {
 		kprobe_batch_start(&b, num, KPROBE_BATCH_REMOVE);
+		for (i = 0; i < num; i++)
+			kprobe_unregister_disarm(&rps[i]->kp, &b);
 		for (i = 0; i < num; i++) {
 			rp = rps[i];
 			if (kprobe_unregister_begin(&rp->kp, &b) < 0)

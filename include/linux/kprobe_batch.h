@@ -12,9 +12,12 @@
  * instruction meanwhile runs it unprobed, as it would have before the
  * registration.
  *
- * Disarming is not batched: a breakpoint must be out of the text, seen by
- * every CPU, before its probe may leave the table, and the core takes a
- * probe out of the table as it disarms it.
+ * A disarming batch (unregister_kprobes(), disable_kprobes()) queues
+ * the breakpoint probes it disarms the same way and hands them to
+ * arch_disarm_kprobes() before any of them leaves the table: a CPU that
+ * finds a breakpoint must find its probe, so the breakpoints are out of
+ * the text, and every CPU has seen that, before the core takes a probe
+ * out.  Until then a hit on one runs it as if it were still enabled.
  */
 #ifndef _LINUX_KPROBE_BATCH_H
 #define _LINUX_KPROBE_BATCH_H
@@ -22,5 +25,6 @@
 struct kprobe;
 
 void arch_arm_kprobes(struct kprobe **ps, unsigned int n);
+void arch_disarm_kprobes(struct kprobe **ps, unsigned int n);
 
 #endif /* _LINUX_KPROBE_BATCH_H */

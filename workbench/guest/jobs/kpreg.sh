@@ -8,8 +8,9 @@
 # kprobe_events (chosen as bench.sh's bulk_kprobes() does), or with
 # "enable" or "disable", around the write to their group's enable file;
 # with "mid", around one register_kprobes() of N breakpoint probes placed
-# as bench.sh's kprobes_bulk_mid() places them.
-#   qemu.py ours kpreg FUNC1:FUNC2:... [N] [define|enable|disable|mid]
+# as bench.sh's kprobes_bulk_mid() places them; with "unmid", around the
+# unregister_kprobes() of those, registered before the profiler starts.
+#   qemu.py ours kpreg FUNC1:FUNC2:... [N] [define|enable|disable|mid|unmid]
 T=/sys/kernel/tracing
 KPB=/sys/kernel/debug/wb_kprobe_bench
 funcs=$1
@@ -27,7 +28,7 @@ pick_kprobes() {
 	echo clear > $KPB/ctl
 	cat /tmp/kp-cands > $KPB/names
 	keep=keep
-	[ "$what" = mid ] && keep=keepmid
+	[ "$what" = mid ] || [ "$what" = unmid ] && keep=keepmid
 	echo "$keep $n" > $KPB/ctl || exit 1
 	sleep 2		# as bench.sh: the optimizer's cleanup of what was tried
 }
@@ -48,12 +49,15 @@ pick_events() {
 	echo "kpreg: $i definitions"
 }
 
-if [ "$what" != register ] && [ "$what" != mid ]; then
+bulk() { [ "$what" = register ] || [ "$what" = mid ] || [ "$what" = unmid ]; }
+
+if ! bulk; then
 	pick_events
 	[ "$what" = define ] || cat /tmp/kp-defs > $T/kprobe_events
 	[ "$what" = disable ] && echo 1 > $T/events/wbbulk/enable
 else
 	pick_kprobes
+	[ "$what" = unmid ] && { echo register > $KPB/ctl || echo "kpreg: register failed"; }
 fi
 for f in $(echo "$funcs" | tr ':' ' '); do
 	echo "$f" >> $T/set_ftrace_filter 2>/dev/null ||
@@ -65,19 +69,20 @@ case $what in
 define)		cat /tmp/kp-defs > $T/kprobe_events ;;
 enable)		echo 1 > $T/events/wbbulk/enable ;;
 disable)	echo 0 > $T/events/wbbulk/enable ;;
+unmid)		echo unregister > $KPB/ctl ;;
 *)		echo register > $KPB/ctl || echo "kpreg: register failed" ;;
 esac
 echo 0 > $T/function_profile_enabled
-[ "$what" != register ] && [ "$what" != mid ] ||
+[ "$what" = register ] || [ "$what" = mid ] &&
 	echo "kpreg: register_ns $(awk '$1 == "register_ns" { print $2 }' $KPB/result)"
 for s in $T/trace_stat/function*; do
 	echo "kpreg: $s"
 	cat "$s"
 done
-if [ "$what" != register ] && [ "$what" != mid ]; then
+if ! bulk; then
 	echo 0 > $T/events/wbbulk/enable
 	echo > $T/kprobe_events
-else
+elif [ "$what" != unmid ]; then
 	echo unregister > $KPB/ctl
 fi
 echo > $T/set_ftrace_filter

@@ -204,19 +204,15 @@ void __kprobes arch_arm_kprobe(struct kprobe *p)
  */
 #define KP_BRKS_PER_STOP	256
 
-/**
- * arch_arm_kprobes - put the BRKs of several probes in place
- * @ps: the probes, prepared and not armed
- * @n: how many
- *
- * Up to KP_BRKS_PER_STOP of them under one stop_machine, where
- * arch_arm_kprobe() takes one each.  A group whose write fails part way
- * is written again one by one, each failure warned about as
- * arch_arm_kprobe() does; so is every probe without memory for a group.
- *
- * Context: cpus_read_lock() and text_mutex held.
+/*
+ * Write a BRK over each of @n probes' instructions (@arm), or each
+ * instruction back, up to KP_BRKS_PER_STOP under one stop_machine where
+ * kp_rewrite() takes one each.  A group whose write fails part way is
+ * written again one by one, each failure warned about as kp_rewrite()
+ * does; so is every probe without memory for a group.
  */
-void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+static void __kprobes kp_rewrite_many(struct kprobe **ps, unsigned int n,
+				      bool arm)
 {
 	bool lists;
 	void **addrs;
@@ -232,15 +228,28 @@ void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 		m = min(n - i, KP_BRKS_PER_STOP);
 		for (k = 0; lists && k < m; k++) {
 			addrs[k] = ps[i + k]->addr;
-			insns[k] = BRK64_OPCODE_KPROBES;
+			insns[k] = arm ? BRK64_OPCODE_KPROBES : ps[i + k]->opcode;
 		}
 		if (lists && !aarch64_insn_patch_text(addrs, insns, m))
 			continue;
 		for (k = 0; k < m; k++)
-			arch_arm_kprobe(ps[i + k]);
+			kp_rewrite(ps[i + k], arm ? BRK64_OPCODE_KPROBES :
+						    ps[i + k]->opcode);
 	}
 	kfree(insns);
 	kfree(addrs);
+}
+
+/**
+ * arch_arm_kprobes - put the BRKs of several probes in place
+ * @ps: the probes, prepared and not armed
+ * @n: how many
+ *
+ * Context: cpus_read_lock() and text_mutex held.
+ */
+void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	kp_rewrite_many(ps, n, true);
 }
 
 /**
@@ -255,6 +264,22 @@ void __kprobes arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 void __kprobes arch_disarm_kprobe(struct kprobe *p)
 {
 	kp_rewrite(p, p->opcode);
+}
+
+/**
+ * arch_disarm_kprobes - put several probed instructions back
+ * @ps: armed probes, in the table
+ * @n: how many
+ *
+ * As arch_disarm_kprobe() on each, in groups under one stop_machine: no
+ * CPU is inside a BRK handler while one runs (they run with interrupts
+ * masked), so none is handling a BRK of the group when this returns.
+ *
+ * Context: cpus_read_lock() and text_mutex held.
+ */
+void __kprobes arch_disarm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	kp_rewrite_many(ps, n, false);
 }
 
 /**

@@ -171,10 +171,14 @@ void arch_arm_kprobe(struct kprobe *p)
 	set_first_byte(p, p->opcode, INT3_INSN_OPCODE);
 }
 
-/* The probes of one page whose int3 text_poke_custom() writes. */
+/*
+ * The probes of one page whose first byte text_poke_custom() sets: to
+ * int3 if @arm, else back to the instruction's own.
+ */
 struct kp_page_arm {
 	struct kprobe	**ps;
 	unsigned int	n;
+	bool		arm;
 };
 
 /*
@@ -187,10 +191,14 @@ static void __no_sanitize_address kp_page_fill(void *text, const void *arg,
 {
 	const struct kp_page_arm *w = arg;
 	unsigned long first = (unsigned long)w->ps[0]->addr;
+	struct kprobe *p;
 	unsigned int i;
 
-	for (i = 0; i < w->n; i++)
-		((u8 *)text)[(unsigned long)w->ps[i]->addr - first] = INT3_INSN_OPCODE;
+	for (i = 0; i < w->n; i++) {
+		p = w->ps[i];
+		((u8 *)text)[(unsigned long)p->addr - first] =
+			w->arm ? INT3_INSN_OPCODE : p->opcode;
+	}
 }
 /* It runs with interrupts off and the poking mm loaded: no int3 in it. */
 NOKPROBE_SYMBOL(kp_page_fill);
@@ -203,23 +211,19 @@ static int kp_cmp_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/**
- * arch_arm_kprobes() - put the int3s of several probes in place
- * @ps: the probes, prepared and not armed; reordered by address
- * @n: how many
- *
- * The probes of one page are written under one mapping of it, and every
- * CPU is made to see the new bytes once for all (one text_poke_sync()
- * where arch_arm_kprobe() makes one each).  Each int3 is one byte over
- * the first byte of an instruction, so a CPU sees the old instruction or
- * the int3, never a mix, whichever order the writes reach it in.
- *
- * Context: text_mutex held.
+/*
+ * Set the first byte of each of @n probes to int3 (@arm) or back to the
+ * instruction's: the probes of one page under one mapping of it, then one
+ * text_poke_sync() for all, where set_first_byte() makes one each.  Each
+ * byte is the first of an instruction, so a CPU sees the old instruction
+ * or the new one, never a mix, whichever order the writes reach it in;
+ * after the sync no CPU is still inside an int3 handler entered before
+ * it (the sync's IPI waits for each CPU to take interrupts again).
  */
-void arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+static void kp_set_first_bytes(struct kprobe **ps, unsigned int n, bool arm)
 {
 	u8 int3 = INT3_INSN_OPCODE;
-	struct kp_page_arm w;
+	struct kp_page_arm w = { .arm = arm };
 	unsigned long first;
 	unsigned int i, j;
 
@@ -236,8 +240,24 @@ void arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 				 (unsigned long)ps[j - 1]->addr - first + 1);
 	}
 	text_poke_sync();
-	for (i = 0; i < n; i++)
-		perf_event_text_poke(ps[i]->addr, &ps[i]->opcode, 1, &int3, 1);
+	for (i = 0; i < n; i++) {
+		if (arm)
+			perf_event_text_poke(ps[i]->addr, &ps[i]->opcode, 1, &int3, 1);
+		else
+			perf_event_text_poke(ps[i]->addr, &int3, 1, &ps[i]->opcode, 1);
+	}
+}
+
+/**
+ * arch_arm_kprobes() - put the int3s of several probes in place
+ * @ps: the probes, prepared and not armed; reordered by address
+ * @n: how many
+ *
+ * Context: text_mutex held.
+ */
+void arch_arm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	kp_set_first_bytes(ps, n, true);
 }
 
 /**
@@ -250,6 +270,19 @@ void arch_arm_kprobes(struct kprobe **ps, unsigned int n)
 void arch_disarm_kprobe(struct kprobe *p)
 {
 	set_first_byte(p, INT3_INSN_OPCODE, p->opcode);
+}
+
+/**
+ * arch_disarm_kprobes() - give several instructions their first byte back
+ * @ps: armed probes, in the table; reordered by address
+ * @n: how many
+ *
+ * Context: text_mutex held.  As arch_disarm_kprobe(), for all of them
+ * with one text_poke_sync().
+ */
+void arch_disarm_kprobes(struct kprobe **ps, unsigned int n)
+{
+	kp_set_first_bytes(ps, n, false);
 }
 
 /**
