@@ -18,6 +18,14 @@
  * finds a breakpoint must find its probe, so the breakpoints are out of
  * the text, and every CPU has seen that, before the core takes a probe
  * out.  Until then a hit on one runs it as if it were still enabled.
+ *
+ * The core calls arch_remove_kprobe() on a probe whose breakpoint was
+ * never written, or a grace period (synchronize_rcu(), or
+ * synchronize_rcu_tasks() for a jump) after it left the text and the
+ * probe left the table, with one exception: a GONE probe (kprobe_gone()),
+ * whose text went away, is removed at once.  An arch whose copied
+ * instructions run with interrupts masked may therefore give their slot
+ * back clean unless the probe is GONE.
  */
 #ifndef _LINUX_KPROBE_BATCH_H
 #define _LINUX_KPROBE_BATCH_H

@@ -286,15 +286,18 @@ void __kprobes arch_disarm_kprobes(struct kprobe **ps, unsigned int n)
  * arch_remove_kprobe - release what arch_prepare_kprobe() took
  * @p: the probe, disarmed
  *
- * The slot is given back dirty: a probe whose text went away is removed
- * without waiting for a grace period, so a CPU may still be in the slot;
- * a dirty slot is reused only after one.
+ * A CPU steps the slot with DAIF masked, which holds a grace period back,
+ * and the core calls this a grace period after the BRK left the text
+ * (<linux/kprobe_batch.h>): the slot is free at once.  A probe whose text
+ * went away (GONE) is removed without that wait, so a CPU may still be
+ * in its slot: that one is given back dirty, reused only after a grace
+ * period.
  */
 void arch_remove_kprobe(struct kprobe *p)
 {
 	if (!p->ainsn.api.insn)
 		return;
-	free_insn_slot(p->ainsn.api.insn, 1);
+	free_insn_slot(p->ainsn.api.insn, kprobe_gone(p));
 	p->ainsn.api.insn = NULL;
 }
 

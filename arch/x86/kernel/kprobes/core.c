@@ -36,9 +36,10 @@
  *  - kprobe_copy_done() runs the post_handler inside irqentry_nmi_enter()
  *    and _exit(), as the second int3 did in 6.12: handlers see the same
  *    context (in_nmi(), RCU watching, interrupts off) either way.
- *  - A slot is freed dirty (kprobes_insn_slot.c) and reused only after
- *    synchronize_rcu(): a CPU running a copy has interrupts off, which
- *    holds that grace period back.
+ *  - A CPU running a copy has interrupts off, which holds a grace period
+ *    back: a slot the core gives back after one (<linux/kprobe_batch.h>)
+ *    is free at once; that of a GONE probe is freed dirty
+ *    (kprobes_insn_slot.c) and reused only after synchronize_rcu().
  *
  * Every function here runs, or may run, between an int3 and the end of
  * the hit, so all of it is NOKPROBE and built without function hooks.
@@ -298,8 +299,8 @@ void arch_remove_kprobe(struct kprobe *p)
 	p->ainsn.insn = NULL;
 	/* perf hears of the copy going before the slot can be reused. */
 	perf_event_text_poke(slot, slot, p->ainsn.tp_len, NULL, 0);
-	/* Dirty: a CPU may still be inside the copy. */
-	free_insn_slot(slot, 1);
+	/* Only a GONE probe's copy may still be running (see the top). */
+	free_insn_slot(slot, kprobe_gone(p));
 }
 
 /**
