@@ -692,9 +692,11 @@ static void array_call_done(unsigned long start)
  * @num: how many
  *
  * Does for each probe, in array order, what disable_kprobe() does, under
- * one hold of kprobe_mutex and of the text locks: a breakpoint is taken
- * out at once, and each call-site ftrace_ops' filter changes once for all
- * the call sites whose last enabled probe this call disabled.  Until that
+ * one hold of kprobe_mutex and of the text locks: the breakpoints that go
+ * are taken out together before the call returns (until then a hit on
+ * one still runs its handlers, as a hit just before disable_kprobe()
+ * would), and each call-site ftrace_ops' filter changes once for all the
+ * call sites whose last enabled probe this call disabled.  Until that
  * change their top probes are DISABLED, so a hit there runs nothing.
  *
  * Like disable_kprobe(), it does not wait for handlers that are already

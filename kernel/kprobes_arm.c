@@ -373,13 +373,16 @@ static void flush_bps(struct kprobe_batch *b)
 }
 
 /*
- * Queue @p's breakpoint in @b, allocating the queue (one entry per probe
- * of the batch) on the first; false for a batch of one or without
- * memory: the caller writes it at once.
+ * Queue @p's breakpoint in @b to be written (@arm) or taken out,
+ * allocating the queue (one entry per probe of the batch) on the first;
+ * false for a batch of one, without memory, or when @b's flush goes the
+ * other way: the caller writes it at once.
  */
-static bool queue_bp(struct kprobe_batch *b, struct kprobe *p)
+static bool queue_bp(struct kprobe_batch *b, struct kprobe *p, bool arm)
 {
-	if (b->bps_room < 2)
+	bool arming_batch = b->kind == KPROBE_BATCH_ARM;
+
+	if (b->bps_room < 2 || arm != arming_batch)
 		return false;
 	if (!b->bps) {
 		b->bps = kvmalloc_array(b->bps_room, sizeof(*b->bps),
@@ -405,7 +408,7 @@ static void text_arm(struct kprobe *p, struct kprobe_batch *b)
 	lockdep_assert_held(&text_mutex);
 
 	kprobe_opt_break_covering(p->addr);
-	if (!b || !queue_bp(b, p))
+	if (!b || !queue_bp(b, p, true))
 		arch_arm_kprobe(p);
 	kprobe_opt_try(p);
 }
@@ -422,7 +425,7 @@ static void text_disarm(struct kprobe *p, bool reopt, struct kprobe_batch *b)
 	/* A jump the worker must still take out: it disarms after that. */
 	if (kprobe_opt_cancel(p, kprobes_all_disarmed))
 		return;
-	if (!b || !queue_bp(b, p))
+	if (!b || !queue_bp(b, p, false))
 		arch_disarm_kprobe(p);
 	if (reopt)
 		kprobe_opt_retry_covering(p->addr);

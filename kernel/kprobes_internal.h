@@ -58,10 +58,11 @@
  *  - register_kprobes(), unregister_kprobes(), enable_kprobes() and
  *    disable_kprobes() work in batches (struct kprobe_batch,
  *    kprobes_arm.c): under one kprobe_mutex hold, the text locks are
- *    taken once for the whole array, breakpoints are written as each
- *    probe goes in or out (or is switched on or off), and the call sites
- *    of the batch are queued; the locks are dropped and each call-site
- *    ops' filter then changes once, for all of them.  A single probe is a
+ *    taken once for the whole array, the breakpoints of the batch are
+ *    queued and written or taken out together (before any probe of an
+ *    unregister batch leaves the table), and the call sites of the batch
+ *    are queued; the locks are dropped and each call-site ops' filter
+ *    then changes once, for all of them.  A single probe is a
  *    batch of one, except for enable_kprobe() and disable_kprobe().
  *  - The breakpoint, call-site and jump handlers run with preemption off
  *    and take no lock: they read the table and an aggregate's children
