@@ -570,6 +570,7 @@ static bool any_child_on(struct kprobe *ap)
 static struct kprobe *disable_locked(struct kprobe *p, struct kprobe_batch *b)
 {
 	struct kprobe *ap = registered_top(p);
+	bool armed;
 	int ret;
 
 	if (!ap)
@@ -588,14 +589,22 @@ static struct kprobe *disable_locked(struct kprobe *p, struct kprobe_batch *b)
 	 * only if it is enabled and not everything is disarmed.
 	 */
 	ret = 0;
-	if (!kprobe_disabled(ap) && !kprobes_all_disarmed) {
+	armed = !kprobe_disabled(ap) && !kprobes_all_disarmed;
+	if (armed) {
 		if (b)
-			kprobe_batch_disarm(b, ap, true);
+			kprobe_batch_disarm(b, ap);
 		else
-			ret = kprobe_disarm(ap, true);
+			ret = kprobe_disarm(ap);
 	}
 	if (!ret) {
 		ap->flags |= KPROBE_FLAG_DISABLED;
+		/*
+		 * Only now does it count as disarmed: a neighbour's jump its
+		 * breakpoint blocked may come back (the optimizer writes it
+		 * after this batch, when the breakpoint is gone).
+		 */
+		if (armed && !kprobe_ftrace(ap))
+			kprobe_opt_retry_covering(ap->addr);
 		return ap;
 	}
 	p->flags &= ~KPROBE_FLAG_DISABLED;

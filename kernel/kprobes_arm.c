@@ -413,12 +413,8 @@ static void text_arm(struct kprobe *p, struct kprobe_batch *b)
 	kprobe_opt_try(p);
 }
 
-/*
- * Disarm @p's breakpoint: at once, or queued in the disarming batch @b.
- * A neighbour's jump that it blocked is only queued for the optimizer,
- * which runs after the batch: it finds the breakpoint gone.
- */
-static void text_disarm(struct kprobe *p, bool reopt, struct kprobe_batch *b)
+/* Disarm @p's breakpoint: at once, or queued in the disarming batch @b. */
+static void text_disarm(struct kprobe *p, struct kprobe_batch *b)
 {
 	lockdep_assert_held(&text_mutex);
 
@@ -427,8 +423,6 @@ static void text_disarm(struct kprobe *p, bool reopt, struct kprobe_batch *b)
 		return;
 	if (!b || !queue_bp(b, p, false))
 		arch_disarm_kprobe(p);
-	if (reopt)
-		kprobe_opt_retry_covering(p->addr);
 }
 
 /**
@@ -457,23 +451,24 @@ int kprobe_arm(struct kprobe *p)
 /**
  * kprobe_disarm - disarm a top probe
  * @p: a top probe in the table, armed
- * @reopt: let a neighbour's jump that @p's breakpoint blocked come back
  *
  * A breakpoint under a jump the optimizer still has to take out is left
  * to the optimizer, which takes it out once the probe is marked disabled
- * (or everything is disarmed).
+ * (or everything is disarmed).  A neighbour's jump that @p's breakpoint
+ * blocked is the caller's to retry (kprobe_opt_retry_covering()) once @p
+ * counts as disarmed.
  *
  * Context: kprobe_mutex held.
  * Return: 0, or the error of disarming a call-site probe.
  */
-int kprobe_disarm(struct kprobe *p, bool reopt)
+int kprobe_disarm(struct kprobe *p)
 {
 	lockdep_assert_held(&kprobe_mutex);
 
 	if (!kprobe_ftrace(p)) {
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		text_disarm(p, reopt, NULL);
+		text_disarm(p, NULL);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 		return 0;
@@ -741,24 +736,23 @@ int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap)
  * kprobe_batch_disarm - disarm a top probe in an unregister or disable batch
  * @b: the batch
  * @p: a top probe, armed
- * @reopt: as for kprobe_disarm()
  *
  * A breakpoint is queued to be taken out (or left to the optimizer, as
  * kprobe_disarm() says): @p must stay in the table until the batch is
  * flushed.  A call site stays armed until the batch commits, so @p must
  * be out of the table, or DISABLED, before then: a hit that finds
- * neither runs nothing.
+ * neither runs nothing.  Jumps @p blocked: as for kprobe_disarm().
  *
  * Context: inside @b.
  */
-void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt)
+void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p)
 {
 	bool ipmodify = p->flags & KPROBE_FLAG_ARMED_IPMODIFY;
 
 	lockdep_assert_held(&kprobe_mutex);
 
 	if (!kprobe_ftrace(p)) {
-		text_disarm(p, reopt, b);
+		text_disarm(p, b);
 		return;
 	}
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) || kprobe_ftrace_dead())
@@ -935,7 +929,7 @@ int kprobes_disarm_all(void)
 			if (kprobe_disabled(p) || arch_trampoline_kprobe(p))
 				continue;
 			total++;
-			err = kprobe_disarm(p, false);
+			err = kprobe_disarm(p);
 			if (err) {
 				failed++;
 				ret = err;

@@ -82,7 +82,7 @@ struct kprobe_batch {
 };
 
 int kprobe_arm(struct kprobe *p);
-int kprobe_disarm(struct kprobe *p, bool reopt);
+int kprobe_disarm(struct kprobe *p);
 int kprobe_ftrace_sync_ops(struct kprobe *ap);
 void kprobe_disarm_gone(struct kprobe *p);
 int kprobes_arm_all(void);
@@ -92,7 +92,7 @@ void kprobe_batch_start(struct kprobe_batch *b, unsigned int num,
 			enum kprobe_batch_kind kind);
 int kprobe_batch_arm(struct kprobe_batch *b, struct kprobe *p);
 int kprobe_batch_sync_ops(struct kprobe_batch *b, struct kprobe *ap);
-void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p, bool reopt);
+void kprobe_batch_disarm(struct kprobe_batch *b, struct kprobe *p);
 void kprobe_batch_flush(struct kprobe_batch *b);
 int kprobe_batch_commit(struct kprobe_batch *b);
 void kprobe_batch_cancel(struct kprobe_batch *b);

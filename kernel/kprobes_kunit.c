@@ -143,6 +143,13 @@ static long kpc_other(long x);
 static long kpc_recurse(long depth);
 static long kpc_sleeper(long x);
 static long kpc_jumpable(long x);
+static long kpc_paired(long x);
+
+/* What kpc_paired() returns (@x used twice: a function, not a macro). */
+static inline long kpc_paired_result(long x)
+{
+	return (x ^ 0x5a) + (x >> 3) * 7;
+}
 
 /* The only way the suite calls its targets: the compiler cannot see through it. */
 static struct {
@@ -152,6 +159,7 @@ static struct {
 	long (*recurse)(long depth);
 	long (*sleeper)(long x);
 	long (*jumpable)(long x);
+	long (*paired)(long x);
 } kpc_fns = {
 	.target		= kpc_target,
 	.plain		= kpc_plain,
@@ -159,6 +167,7 @@ static struct {
 	.recurse	= kpc_recurse,
 	.sleeper	= kpc_sleeper,
 	.jumpable	= kpc_jumpable,
+	.paired		= kpc_paired,
 };
 
 /* The target @name, to be called: kpc_fn(target)(x). */
@@ -225,6 +234,15 @@ static noinline notrace long kpc_sleeper(long x)
 static noinline notrace long kpc_jumpable(long x)
 {
 	return KPC_JUMPABLE(x);
+}
+
+/*
+ * The same, with short instructions: a jump on its entry covers the start
+ * of a second instruction, where another probe can go.
+ */
+static noinline notrace long kpc_paired(long x)
+{
+	return kpc_paired_result(x);
 }
 
 /* On the kprobe blacklist: no probe may go anywhere in it. */
@@ -2268,6 +2286,74 @@ static bool kpc_childless_at(void *addr, bool *gone)
 	return childless;
 }
 
+/* Is the top probe at @addr a jump now? */
+static bool kpc_jumps_at(void *addr)
+{
+	struct kprobe *top;
+	bool jump;
+
+	preempt_disable();
+	top = get_kprobe(addr);
+	jump = top && kprobe_optimized(top);
+	preempt_enable();
+	return jump;
+}
+
+/* The bytes x86's jump takes: a probe on any but the first blocks it. */
+#define KPC_JUMP_LEN		5
+
+/*
+ * A jump that a neighbour's breakpoint blocked comes back when that
+ * neighbour is disabled, and goes again when it is enabled: a probe on
+ * kpc_paired()'s entry becomes a jump; a probe with a post_handler (a
+ * breakpoint for good) on an instruction the jump covers turns it back
+ * into a breakpoint; each probe runs exactly when it is enabled.
+ */
+static void blocked_jump_returns_when_neighbour_goes(struct kunit *test)
+{
+	struct kpc_probe *a, *b;
+	unsigned int off;
+	int ret = -EILSEQ;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || !IS_ENABLED(CONFIG_X86))
+		kunit_skip(test, "no x86 jump optimization here");
+
+	a = kpc_new(test, 'A', "kpc_paired", 0);
+	a->kp.post_handler = NULL;
+	kpc_register(test, a);
+	wait_for_kprobe_optimizer();
+	if (!kpc_jumps_at(a->kp.addr))
+		kunit_skip(test, "the probe at %pS got no jump", a->kp.addr);
+
+	/* The first instruction boundary under the jump. */
+	b = kpc_new(test, 'B', NULL, 0);
+	for (off = 1; off < KPC_JUMP_LEN && ret == -EILSEQ; off++) {
+		b->kp.addr = (kprobe_opcode_t *)a->kp.addr + off;
+		b->kp.flags = 0;
+		ret = register_kprobe(&b->kp);
+	}
+	if (ret == -EILSEQ)
+		kunit_skip(test, "the first instruction at %pS fills the jump",
+			   a->kp.addr);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	b->registered = true;
+	KUNIT_EXPECT_FALSE(test, kpc_jumps_at(a->kp.addr));
+	KUNIT_EXPECT_EQ(test, kpc_fn(paired)(5), kpc_paired_result(5));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "ABb");
+
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&b->kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE_MSG(test, kpc_jumps_at(a->kp.addr),
+			      "the jump at %pS did not come back", a->kp.addr);
+	KUNIT_EXPECT_EQ(test, kpc_fn(paired)(6), kpc_paired_result(6));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "ABbA");
+
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&b->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kpc_jumps_at(a->kp.addr));
+	KUNIT_EXPECT_EQ(test, kpc_fn(paired)(7), kpc_paired_result(7));
+	KUNIT_EXPECT_STREQ(test, kpc_log, "ABbAABb");
+}
+
 /*
  * Unregistering a jump probe leaves its aggregate in the table, without
  * children, until the optimizer has turned the jump back into a
@@ -3176,6 +3262,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(debugfs_enabled_disarms_and_rearms_all),
 	KUNIT_CASE(debugfs_list_marks_gone_probe),
 	KUNIT_CASE(disabled_probe_leaves_dying_jump_off),
+	KUNIT_CASE(blocked_jump_returns_when_neighbour_goes),
 	KUNIT_CASE(debugfs_list_marks_optimized_probes),
 	KUNIT_CASE(opt_sysctl_switches_jumps_off_and_on),
 #ifdef CONFIG_KRETPROBES
