@@ -33,21 +33,65 @@ LIST_HEAD(kprobe_blacklist);
 /* Serializes changes of kprobe_blacklist; readers use RCU. */
 DEFINE_MUTEX(kprobe_blacklist_mutex);
 
+/*
+ * The last name kprobe_lookup_name() found in the kernel image, and its
+ * address.  One kprobe event definition looks its symbol up three times
+ * (its parse, trace_kprobe's notrace check, the registration), each a
+ * binary search of kallsyms that expands a name at every step (some
+ * 24,000 instructions).  Only image symbols are kept: kallsyms searches
+ * the image before modules, so a name found there resolves to the same
+ * address for good, whatever modules come and go.
+ */
+static DEFINE_SPINLOCK(kprobe_name_cache_lock);
+static char kprobe_name_cache[KSYM_NAME_LEN];
+static unsigned long kprobe_name_cache_addr;
+
+static unsigned long cached_name_addr(const char *name)
+{
+	unsigned long addr = 0;
+
+	spin_lock(&kprobe_name_cache_lock);
+	if (kprobe_name_cache_addr && !strcmp(name, kprobe_name_cache))
+		addr = kprobe_name_cache_addr;
+	spin_unlock(&kprobe_name_cache_lock);
+	return addr;
+}
+
+static void cache_name_addr(const char *name, unsigned long addr)
+{
+	if (!__is_kernel(addr) || strlen(name) >= KSYM_NAME_LEN)
+		return;
+	spin_lock(&kprobe_name_cache_lock);
+	strscpy(kprobe_name_cache, name, sizeof(kprobe_name_cache));
+	kprobe_name_cache_addr = addr;
+	spin_unlock(&kprobe_name_cache_lock);
+}
+
 /**
  * kprobe_lookup_name - the address of a symbol, for probes
  * @name: the symbol
  * @offset: the offset the caller will add (an arch may use it to pick
  *	among entry points; the default ignores it)
  *
- * Defined here, by its lowest user; kprobes_addr.c and trace_kprobe use
- * it too.
+ * What kallsyms_lookup_name() returns; the last name found in the kernel
+ * image is remembered, so that looking the same name up again costs a
+ * string compare.  Defined here, by its lowest user; kprobes_addr.c and
+ * trace_kprobe use it too.
  *
+ * Context: process context (takes a spinlock around the cache).
  * Return: the symbol's address, not including @offset, or NULL.
  */
 kprobe_opcode_t * __weak kprobe_lookup_name(const char *name,
 					    unsigned int offset)
 {
-	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
+	unsigned long addr = cached_name_addr(name);
+
+	if (addr)
+		return (kprobe_opcode_t *)addr;
+	addr = kallsyms_lookup_name(name);
+	if (addr)
+		cache_name_addr(name, addr);
+	return (kprobe_opcode_t *)addr;
 }
 
 /**

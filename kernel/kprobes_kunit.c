@@ -1575,6 +1575,29 @@ static void register_kprobes_batch_fails_whole(struct kunit *test)
 }
 
 /*
+ * kprobe_lookup_name() remembers the last image symbol it found: looking
+ * names up in turn, again, as a prefix of one just found, or unknown,
+ * each gives what kallsyms gives, never the remembered one's address.
+ */
+static void lookup_name_cache_keeps_names_apart(struct kunit *test)
+{
+	static const char * const names[] = {
+		"kpc_target", "kpc_target", "kpc_plain", "kpc_target",
+		"kpc_targe", "kpc_target_none", "kpc_plain", "",
+	};
+	unsigned long want;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		want = kallsyms_lookup_name(names[i]);
+		KUNIT_EXPECT_EQ_MSG(test, (unsigned long)kprobe_lookup_name(names[i], 0),
+				    want, "lookup %u of \"%s\"", i, names[i]);
+	}
+	KUNIT_EXPECT_NE(test, kallsyms_lookup_name("kpc_target"), 0);
+	KUNIT_EXPECT_EQ(test, kallsyms_lookup_name("kpc_targe"), 0);
+}
+
+/*
  * A kthread that calls the batch's notrace targets (breakpoint probes on
  * their entries) round after round, counting the rounds and any wrong
  * result, until it is stopped.
@@ -3250,6 +3273,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(register_kprobes_batch_hits_each_once),
 	KUNIT_CASE_PARAM(register_kprobes_batch_fails_whole, kpc_batch_refusal_gen_params),
 	KUNIT_CASE(unregister_kprobes_batch_while_hit),
+	KUNIT_CASE(lookup_name_cache_keeps_names_apart),
 #ifdef KPC_HAS_NAME_WALK
 	KUNIT_CASE(lookup_names_walk_matches_lookup),
 	KUNIT_CASE(register_kprobes_many_names_resolve_each),

@@ -123,7 +123,8 @@ unsigned long tk_address(struct trace_kprobe *tk)
 
 	if (!tk->symbol)
 		return (unsigned long)tk->rp.kp.addr;
-	addr = kallsyms_lookup_name(tk->symbol);
+	/* kprobe_lookup_name(): what the registration itself looks up */
+	addr = (unsigned long)kprobe_lookup_name(tk->symbol, tk->rp.kp.offset);
 	return addr ? addr + tk->rp.kp.offset : 0;
 }
 
