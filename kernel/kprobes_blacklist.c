@@ -38,11 +38,16 @@ DEFINE_MUTEX(kprobe_blacklist_mutex);
  * address.  One kprobe event definition looks its symbol up three times
  * (its parse, trace_kprobe's notrace check, the registration), each a
  * binary search of kallsyms that expands a name at every step (some
- * 24,000 instructions).  Only image symbols are kept: kallsyms searches
- * the image before modules, so a name found there resolves to the same
- * address for good, whatever modules come and go.
+ * 24,000 instructions).
+ *
+ * Rules: only a name the image itself has is kept (name_in_image()):
+ * kallsyms searches the image before modules, so such a name resolves to
+ * the same address for good, whatever modules come and go.  The cache
+ * is used only from preemptible context; anything else (kgdb checking a
+ * breakpoint, an interrupt that came while the lock was held) looks up
+ * uncached, so the lock never spins against its own CPU or a stopped one.
  */
-static DEFINE_SPINLOCK(kprobe_name_cache_lock);
+static DEFINE_RAW_SPINLOCK(kprobe_name_cache_lock);
 static char kprobe_name_cache[KSYM_NAME_LEN];
 static unsigned long kprobe_name_cache_addr;
 
@@ -50,21 +55,35 @@ static unsigned long cached_name_addr(const char *name)
 {
 	unsigned long addr = 0;
 
-	spin_lock(&kprobe_name_cache_lock);
+	raw_spin_lock(&kprobe_name_cache_lock);
 	if (kprobe_name_cache_addr && !strcmp(name, kprobe_name_cache))
 		addr = kprobe_name_cache_addr;
-	spin_unlock(&kprobe_name_cache_lock);
+	raw_spin_unlock(&kprobe_name_cache_lock);
 	return addr;
+}
+
+/*
+ * Did @name come from the image's own symbols?  Where the image has a
+ * symbol of that name at @addr it did; an alias found under another name,
+ * or a module symbol whose address lies in the image (arm64's per-CPU
+ * ones), is simply not cached.
+ */
+static bool name_in_image(const char *name, unsigned long addr)
+{
+	char found[KSYM_NAME_LEN];
+
+	return __is_kernel(addr) && !lookup_symbol_name(addr, found) &&
+	       !strcmp(found, name);
 }
 
 static void cache_name_addr(const char *name, unsigned long addr)
 {
-	if (!__is_kernel(addr) || strlen(name) >= KSYM_NAME_LEN)
+	if (strlen(name) >= KSYM_NAME_LEN || !name_in_image(name, addr))
 		return;
-	spin_lock(&kprobe_name_cache_lock);
+	raw_spin_lock(&kprobe_name_cache_lock);
 	strscpy(kprobe_name_cache, name, sizeof(kprobe_name_cache));
 	kprobe_name_cache_addr = addr;
-	spin_unlock(&kprobe_name_cache_lock);
+	raw_spin_unlock(&kprobe_name_cache_lock);
 }
 
 /**
@@ -73,23 +92,24 @@ static void cache_name_addr(const char *name, unsigned long addr)
  * @offset: the offset the caller will add (an arch may use it to pick
  *	among entry points; the default ignores it)
  *
- * What kallsyms_lookup_name() returns; the last name found in the kernel
- * image is remembered, so that looking the same name up again costs a
- * string compare.  Defined here, by its lowest user; kprobes_addr.c and
- * trace_kprobe use it too.
+ * What kallsyms_lookup_name() returns; from preemptible context the last
+ * name found in the kernel image is remembered, so that looking the same
+ * name up again costs a string compare.  Defined here, by its lowest
+ * user; kprobes_addr.c and trace_kprobe use it too.
  *
- * Context: process context (takes a spinlock around the cache).
+ * Context: any; does not sleep.
  * Return: the symbol's address, not including @offset, or NULL.
  */
 kprobe_opcode_t * __weak kprobe_lookup_name(const char *name,
 					    unsigned int offset)
 {
-	unsigned long addr = cached_name_addr(name);
+	bool cache = preemptible();
+	unsigned long addr = cache ? cached_name_addr(name) : 0;
 
 	if (addr)
 		return (kprobe_opcode_t *)addr;
 	addr = kallsyms_lookup_name(name);
-	if (addr)
+	if (addr && cache)
 		cache_name_addr(name, addr);
 	return (kprobe_opcode_t *)addr;
 }

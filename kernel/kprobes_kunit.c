@@ -1585,13 +1585,19 @@ static void lookup_name_cache_keeps_names_apart(struct kunit *test)
 		"kpc_target", "kpc_target", "kpc_plain", "kpc_target",
 		"kpc_targe", "kpc_target_none", "kpc_plain", "",
 	};
-	unsigned long want;
+	unsigned long want, got;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		want = kallsyms_lookup_name(names[i]);
 		KUNIT_EXPECT_EQ_MSG(test, (unsigned long)kprobe_lookup_name(names[i], 0),
 				    want, "lookup %u of \"%s\"", i, names[i]);
+		/* Not preemptible: past the cache, with the same answer. */
+		preempt_disable();
+		got = (unsigned long)kprobe_lookup_name(names[i], 0);
+		preempt_enable();
+		KUNIT_EXPECT_EQ_MSG(test, got, want, "atomic lookup %u of \"%s\"",
+				    i, names[i]);
 	}
 	KUNIT_EXPECT_NE(test, kallsyms_lookup_name("kpc_target"), 0);
 	KUNIT_EXPECT_EQ(test, kallsyms_lookup_name("kpc_targe"), 0);
